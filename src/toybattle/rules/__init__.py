@@ -1,0 +1,23 @@
+"""The rules of Toy Battle: a pure core (no I/O beyond reading its own data files, no third-party imports).
+
+    >>> from toybattle.rules import State, actions
+    >>> s = State.new("castle", seed=1)
+    >>> a = s.legal_actions()[0]
+    >>> s.apply(a)
+"""
+from . import actions
+from .actions import describe as describe_action
+from .actions import parse as parse_action
+from .actions import to_text as action_text
+from .notation import NotationError, Record, parse_position, parse_record, position_text, setup_record
+from .state import CONCEDED, HQ, MEDALS, STUCK, IllegalAction, State
+from .terrain import TERRAIN_IDS, Board, Terrain, TerrainError, load_terrain, parse_terrain
+from .troops import BLUE, RED, SEATS, UNKNOWN
+from .view import determinize, observation, unseen
+
+__all__ = [
+    "actions", "describe_action", "parse_action", "action_text", "NotationError", "Record", "parse_position",
+    "parse_record", "position_text", "setup_record", "CONCEDED", "HQ", "MEDALS", "STUCK", "IllegalAction",
+    "State", "TERRAIN_IDS", "Board", "Terrain", "TerrainError", "load_terrain", "parse_terrain", "BLUE", "RED",
+    "SEATS", "UNKNOWN", "determinize", "observation", "unseen",
+]

@@ -1,0 +1,119 @@
+"""Actions as ints, and their text notation.
+
+Notation (node numbers are the terrain's printed ids, troops are 1-7 or K):
+``draw``, ``7@18`` (place Roxy on 18), ``use``, ``skip``, ``jumbo@19``, ``recall@17``,
+``shove@19>22`` (move the enemy troop on 19 onto 22), ``recover:5``, and the chance
+outcomes ``pick:7`` (a standing tile) or ``pick:7*`` (a tile laid face down).
+"""
+from __future__ import annotations
+
+from .terrain import Board
+from .troops import code, name, parse_troop
+
+DRAW, USE, SKIP = 1, 2, 3
+PLACE, PLACE_END = 0x100, 0x100 + (9 << 5)
+JUMBO, JUMBO_END = 0x400, 0x420
+RECALL, RECALL_END = 0x500, 0x520
+SHOVE, SHOVE_END = 0x800, 0x800 + (32 << 5)
+RECOVER, RECOVER_END = 0xC00, 0xC09
+PICK, PICK_END = 0xD00, 0xD20
+
+
+def place(troop: int, index: int) -> int:
+    return PLACE + (troop << 5) + index
+
+
+def to_text(action: int, b: Board) -> str:
+    """The notation of ``action`` on board ``b``."""
+    ids = b.ids
+    if action == DRAW:
+        return "draw"
+    if action == USE:
+        return "use"
+    if action == SKIP:
+        return "skip"
+    if PLACE <= action < PLACE_END:
+        return f"{code((action - PLACE) >> 5)}@{ids[action & 31]}"
+    if JUMBO <= action < JUMBO_END:
+        return f"jumbo@{ids[action - JUMBO]}"
+    if RECALL <= action < RECALL_END:
+        return f"recall@{ids[action - RECALL]}"
+    if SHOVE <= action < SHOVE_END:
+        return f"shove@{ids[((action - SHOVE) >> 5) & 31]}>{ids[action & 31]}"
+    if RECOVER <= action < RECOVER_END:
+        return f"recover:{code(action - RECOVER)}"
+    if PICK <= action < PICK_END:
+        return f"pick:{code(action & 15)}{'*' if (action - PICK) >> 4 else ''}"
+    raise ValueError(f"not an action: {action}")
+
+
+def _node(text: str, b: Board) -> int:
+    try:
+        return b.index[int(text)]
+    except (ValueError, KeyError):
+        raise ValueError(f"no node {text!r} on {b.terrain.name}") from None
+
+
+def parse(text: str, b: Board) -> int:
+    """The action written ``text`` on board ``b``; ValueError with a clear message if malformed."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("draw", "use", "skip"):
+        return {"draw": DRAW, "use": USE, "skip": SKIP}[low]
+    try:
+        if "@" in t:
+            head, _, where = t.partition("@")
+            head_l = head.lower()
+            if head_l == "jumbo":
+                return JUMBO + _node(where, b)
+            if head_l == "recall":
+                return RECALL + _node(where, b)
+            if head_l == "shove":
+                src, sep, dst = where.partition(">")
+                if not sep:
+                    raise ValueError("shove needs FROM>TO")
+                return SHOVE + (_node(src, b) << 5) + _node(dst, b)
+            troop = parse_troop(head)
+            if not troop:
+                raise ValueError("an unknown tile cannot be placed")
+            return place(troop, _node(where, b))
+        if low.startswith("recover:"):
+            troop = parse_troop(t[8:])
+            if troop:
+                return RECOVER + troop
+        if low.startswith("pick:"):
+            body = t[5:]
+            laid = body.endswith("*")
+            troop = parse_troop(body.rstrip("*"))
+            if troop:
+                return PICK + (int(laid) << 4) + troop
+    except ValueError as e:
+        raise ValueError(f"bad action {text!r}: {e}") from None
+    raise ValueError(f"bad action {text!r} (expected e.g. draw, 7@18, use, skip, jumbo@19, recall@17, "
+                     "shove@19>22, recover:5, pick:7)")
+
+
+def describe(action: int, b: Board) -> str:
+    """A sentence for ``action``, for logs and the UI."""
+    ids = b.ids
+    if action == DRAW:
+        return "draw tiles from the reserve"
+    if action == USE:
+        return "use the effect"
+    if action == SKIP:
+        return "skip the effect"
+    if PLACE <= action < PLACE_END:
+        node = b.terrain.nodes[action & 31]
+        what = "H.Q." if node.kind == "hq" else "base"
+        return f"place {name((action - PLACE) >> 5)} on {what} {node.id}"
+    if JUMBO <= action < JUMBO_END:
+        return f"Jumbo discards the enemy troop on {ids[action - JUMBO]}"
+    if RECALL <= action < RECALL_END:
+        return f"take back your troop on {ids[action - RECALL]}"
+    if SHOVE <= action < SHOVE_END:
+        return f"move the enemy troop on {ids[((action - SHOVE) >> 5) & 31]} onto {ids[action & 31]}"
+    if RECOVER <= action < RECOVER_END:
+        return f"recover {name(action - RECOVER)} from the discard"
+    if PICK <= action < PICK_END:
+        return f"the pick is {name(action & 15)}{' (laid down)' if (action - PICK) >> 4 else ''}"
+    raise ValueError(f"not an action: {action}")

@@ -1,0 +1,635 @@
+"""The game state and every rule that changes it.
+
+A ``State`` is one moment of a game: the stacks, both racks, reserves and
+set-aside tiles, the discard, the claimed regions and the decision now due.
+Any tile may be unknown (troop 0) to the holder of the state, so the same type
+serves the referee, a seat's observation, a bot's determinization and a peer.
+
+Every choice the rules give a player is an action listed by ``legal_actions``;
+random picks (XB-42, Battlefield) are explicit chance nodes whose outcomes are
+listed by ``chance_outcomes``. Draws take the top of the reserve, whose order
+was fixed by the setup shuffle, so a game is replayed exactly from the tile
+orders and its actions.
+
+Actions are ints (see ``actions.py``); connection and legal slots are derived
+from the stacks each time with bitmasks, never stored.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from . import actions as A
+from .terrain import Board, board
+from .troops import (BLUE, CAPN, HOOK, JUMBO, KWAK, OPENING_RACK, RACK_LIMIT, RED, ROXY, SEATS, SET_ASIDE,
+                     SKULLY, STAR, TROOPS, UNKNOWN, XB42, full_army, name)
+
+# What the current decision is about.
+TURN, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET = range(6)
+RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE = range(6, 11)
+XB_PICK, LAY_PICK, OVER = range(11, 14)
+CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
+
+DECISION_NAMES = {
+    TURN: "turn", EXTRA: "capn_extra", SKULLY_DRAW: "skully_draw", STAR_DRAW: "star_draw", XB_USE: "xb42_use",
+    JUMBO_TARGET: "jumbo_target", RECALL: "castle_recall", RAINBOW_DRAW: "clouds_draw", SHOVE: "jungle_shove",
+    RECOVER: "cemetery_recover", LAY_USE: "battlefield_use", XB_PICK: "xb42_pick", LAY_PICK: "battlefield_pick",
+    OVER: "over",
+}
+_POWER_DECISION = {"recall": RECALL, "draw": RAINBOW_DRAW, "shove": SHOVE, "recover": RECOVER, "lay_down": LAY_USE}
+
+# How a game ended.
+HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse now; the message names the rule."""
+
+
+class State:
+    """One moment of a game of Toy Battle. Mutated by ``apply``; copy with ``copy``."""
+
+    __slots__ = ("b", "stacks", "rack", "laid", "reserve", "aside", "public", "discard", "claimed",
+                 "first", "turn", "decision", "dnode", "queue", "winner", "reason", "ply")
+
+    b: Board
+    stacks: list[tuple[int, ...]]  # per node index, bottom -> top
+    rack: list[list[int]]  # per seat, standing tiles, sorted
+    laid: list[list[int]]  # per seat, tiles laid face down by Battlefield (still on the rack)
+    reserve: list[list[int]]  # per seat, top of the reserve is the END of the list
+    aside: list[list[int]]  # per seat, the 4 tiles set aside unseen at setup
+    public: list[list[int]]  # per seat, tiles on its rack that the opponent saw arrive there
+    discard: list[int]
+    claimed: list[int]  # per region: the seat that took its medals, or -1
+    first: int
+    turn: int  # the seat whose turn it is
+    decision: int
+    dnode: int  # the node the current decision is about (Jumbo, special base), or -1
+    queue: list[tuple[int, int]]  # special bases occupied this turn: (node, stack height then)
+    winner: int
+    reason: str
+    ply: int
+
+    # ---------------------------------------------------------------- setup
+
+    @classmethod
+    def new(cls, terrain: str = "castle", first_game: bool = False, first: int | None = None,
+            orders: Sequence[Sequence[int]] | None = None, seed: int | None = None) -> State:
+        """A new game. ``orders[seat]`` lists that seat's 24 tiles: the first 4 are set aside,
+        the rest is the reserve from the top down. Missing parts are drawn from ``seed``."""
+        rng = random.Random(seed)
+        if orders is None:
+            orders = []
+            for seat in (BLUE, RED):
+                army = full_army(seat)
+                rng.shuffle(army)
+                orders.append(army)
+        if first is None:
+            first = rng.randrange(2)
+        s = cls.empty(terrain, first_game)
+        for seat in (BLUE, RED):
+            order = list(orders[seat])
+            if sorted(order) != full_army(seat):
+                raise IllegalAction(f"{SEATS[seat]}'s tile order must hold exactly the 24 tiles of that army")
+            s.aside[seat] = order[:SET_ASIDE]
+            s.reserve[seat] = order[SET_ASIDE:][::-1]
+        s.first = first
+        for seat in (BLUE, RED):
+            s._draw(seat, OPENING_RACK[0] if seat == first else OPENING_RACK[1])
+        s._start_turn(first)
+        return s
+
+    @classmethod
+    def empty(cls, terrain: str = "castle", first_game: bool = False) -> State:
+        """An empty board with empty racks and reserves, blue to play (for building positions)."""
+        s = cls.__new__(cls)
+        s.b = board(terrain, first_game)
+        s.stacks = [()] * s.b.size
+        s.rack, s.laid, s.reserve, s.aside, s.public = [[], []], [[], []], [[], []], [[], []], [[], []]
+        s.discard = []
+        s.claimed = [-1] * len(s.b.regions)
+        s.first = BLUE
+        s.turn = BLUE
+        s.decision = TURN
+        s.dnode = -1
+        s.queue = []
+        s.winner = -1
+        s.reason = ""
+        s.ply = 0
+        return s
+
+    def copy(self) -> State:
+        s = State.__new__(State)
+        s.b = self.b
+        s.stacks = self.stacks[:]
+        s.rack = [self.rack[0][:], self.rack[1][:]]
+        s.laid = [self.laid[0][:], self.laid[1][:]]
+        s.reserve = [self.reserve[0][:], self.reserve[1][:]]
+        s.aside = [self.aside[0][:], self.aside[1][:]]
+        s.public = [self.public[0][:], self.public[1][:]]
+        s.discard = self.discard[:]
+        s.claimed = self.claimed[:]
+        s.first, s.turn, s.decision, s.dnode = self.first, self.turn, self.decision, self.dnode
+        s.queue = self.queue[:]
+        s.winner, s.reason, s.ply = self.winner, self.reason, self.ply
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "b") and \
+            self.b is other.b
+
+    __hash__ = None  # mutable
+
+    # ------------------------------------------------------------ derived facts
+
+    @property
+    def terrain(self):
+        return self.b.terrain
+
+    @property
+    def first_game(self) -> bool:
+        return self.b.first_game
+
+    @property
+    def over(self) -> bool:
+        return self.decision == OVER
+
+    @property
+    def is_chance(self) -> bool:
+        return self.decision in CHANCE_DECISIONS
+
+    @property
+    def actor(self) -> int:
+        """The seat that decides now; -1 for a chance node or a finished game."""
+        return -1 if self.decision in (XB_PICK, LAY_PICK, OVER) else self.turn
+
+    def top(self, i: int) -> int:
+        st = self.stacks[i]
+        return st[-1] if st else -1
+
+    def owner(self, i: int) -> int:
+        """The seat whose tile is on top of node index ``i``, or -1."""
+        st = self.stacks[i]
+        return st[-1] >> 4 if st else -1
+
+    def medals(self, seat: int) -> int:
+        regions = self.b.regions
+        return sum(regions[k][1] for k, s in enumerate(self.claimed) if s == seat)
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.rack[seat]) + len(self.laid[seat])
+
+    def connected(self, seat: int) -> int:
+        """Bitmask of the bases joined to one of ``seat``'s H.Q. through its own visible tiles."""
+        return self._reach(seat, self._own(seat))[1]
+
+    def _own(self, seat: int) -> int:
+        m = 0
+        for i in self.b.bases:
+            st = self.stacks[i]
+            if st and st[-1] >> 4 == seat:
+                m |= 1 << i
+        return m
+
+    def _reach(self, seat: int, own: int) -> tuple[int, int]:
+        """(nodes one path away from the connected network, connected own bases)."""
+        adj = self.b.adj
+        seen = 0
+        reach = 0
+        todo = list(self.b.hq[seat])
+        while todo:
+            a = adj[todo.pop()]
+            reach |= a
+            new = a & own & ~seen
+            while new:
+                low = new & -new
+                seen |= low
+                todo.append(low.bit_length() - 1)
+                new ^= low
+        return reach, seen
+
+    def _targets(self, seat: int) -> tuple[list[int], int, int]:
+        """Per troop, the nodes its tile may legally go to (Hook's waiver included); plus reach and own."""
+        b = self.b
+        own = 0
+        empty = 0
+        enemy = [0] * 9
+        stacks = self.stacks
+        for i in b.bases:
+            st = stacks[i]
+            if not st:
+                empty |= 1 << i
+            elif st[-1] >> 4 == seat:
+                own |= 1 << i
+            else:
+                enemy[st[-1] & 15] |= 1 << i
+        reach, _ = self._reach(seat, own)
+        reach &= ~b.hq_mask[seat]
+        free = empty | own | b.hq_mask[1 - seat] | enemy[KWAK]
+        allowed = b.allowed
+        out = [0] * 9
+        weaker = 0
+        for t in range(1, 8):
+            out[t] = reach & (free | weaker) & allowed[t]
+            weaker |= enemy[t]
+        out[KWAK] = reach & (free | weaker) & allowed[KWAK]
+        hook_ok = (free | enemy[1] | enemy[2] | enemy[3]) & allowed[HOOK]
+        out[HOOK] |= hook_ok & b.base_mask & ~b.nullify_mask
+        return out, reach, own
+
+    def _can_draw(self, seat: int) -> bool:
+        return bool(self.reserve[seat]) and len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
+
+    def _can_place(self, seat: int) -> bool:
+        rack = self.rack[seat]
+        if not rack:
+            return False
+        targets = self._targets(seat)[0]
+        return any(targets[t & 15] for t in rack) or (UNKNOWN in (t & 15 for t in rack))
+
+    # ------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[int]:
+        """Every action open to the deciding seat (or every chance outcome at a chance node)."""
+        d = self.decision
+        seat = self.turn
+        if d == TURN or d == EXTRA:
+            out = [A.DRAW] if d == TURN and self._can_draw(seat) else []
+            out += self._placements(seat)
+            if d == EXTRA:
+                out.append(A.SKIP)
+            return out
+        if d in (SKULLY_DRAW, STAR_DRAW, XB_USE, RAINBOW_DRAW, LAY_USE):
+            return [A.USE, A.SKIP]
+        if d == JUMBO_TARGET:
+            return [A.JUMBO + i for i in self._jumbo_targets(self.dnode)] + [A.SKIP]
+        if d == RECALL:
+            return [A.RECALL + i for i in self._recall_targets(self.dnode)] + [A.SKIP]
+        if d == SHOVE:
+            return [A.SHOVE + (i << 5) + j for i, j in self._shoves(self.dnode)] + [A.SKIP]
+        if d == RECOVER:
+            return [A.RECOVER + t for t in self._recoverable(seat)] + [A.SKIP]
+        if d in CHANCE_DECISIONS:
+            return [a for a, _ in self.chance_outcomes()]
+        return []
+
+    def _placements(self, seat: int) -> list[int]:
+        rack = self.rack[seat]
+        if not rack:
+            return []
+        targets = self._targets(seat)[0]
+        out = []
+        last = -1
+        for t in rack:
+            troop = t & 15
+            if troop == last or troop == UNKNOWN:
+                continue
+            last = troop
+            m = targets[troop]
+            base = A.PLACE + (troop << 5)
+            while m:
+                low = m & -m
+                out.append(base + low.bit_length() - 1)
+                m ^= low
+        return out
+
+    def _jumbo_targets(self, at: int) -> list[int]:
+        enemy = 1 - self.turn
+        return [j for j in self.b.neighbours[at] if self.stacks[j] and self.stacks[j][-1] >> 4 == enemy]
+
+    def _recall_targets(self, tower: int) -> list[int]:
+        if self.hand_size(self.turn) >= RACK_LIMIT:
+            return []
+        seat = self.turn
+        return [i for i in self.b.bases if i != tower and self.stacks[i] and self.stacks[i][-1] >> 4 == seat]
+
+    def _shoves(self, bridge: int) -> list[tuple[int, int]]:
+        enemy = 1 - self.turn
+        b = self.b
+        out = []
+        for i in b.neighbours[bridge]:
+            st = self.stacks[i]
+            if st and st[-1] >> 4 == enemy and i in b.bases:
+                out += [(i, j) for j in b.neighbours[i] if (b.base_mask >> j) & 1]
+        return out
+
+    def _recoverable(self, seat: int) -> list[int]:
+        if self.hand_size(seat) >= RACK_LIMIT:
+            return []
+        return sorted({t & 15 for t in self.discard if t >> 4 == seat})
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: (outcome action, probability). XB-42 picks any rack tile, laid ones
+        included; Battlefield picks a standing one. An outcome names the troop (and 'laid')."""
+        victim = 1 - self.turn
+        if self.decision == XB_PICK:
+            pool = [(t & 15, 0) for t in self.rack[victim]] + [(t & 15, 1) for t in self.laid[victim]]
+        elif self.decision == LAY_PICK:
+            pool = [(t & 15, 0) for t in self.rack[victim]]
+        else:
+            return []
+        counts: dict[tuple[int, int], int] = {}
+        for key in pool:
+            counts[key] = counts.get(key, 0) + 1
+        n = len(pool)
+        return [(A.PICK + (laid << 4) + troop, c / n) for (troop, laid), c in sorted(counts.items())]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        victim = 1 - self.turn
+        pool = self.rack[victim] + (self.laid[victim] if self.decision == XB_PICK else [])
+        k = rng.randrange(len(pool))
+        laid = 1 if k >= len(self.rack[victim]) else 0
+        return A.PICK + (laid << 4) + (pool[k] & 15)
+
+    # ------------------------------------------------------------ applying
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` (an int from ``legal_actions``); raise IllegalAction and change nothing if refused."""
+        reason = self.refusal(action)
+        if reason:
+            raise IllegalAction(reason)
+        self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: int) -> None:
+        """Play an action already known to be legal (bots and playouts)."""
+        self.ply += 1
+        d = self.decision
+        seat = self.turn
+        if action == A.DRAW:
+            self._draw(seat, 2)
+            self._end_turn()
+        elif A.PLACE <= action < A.PLACE_END:
+            troop, i = (action - A.PLACE) >> 5, action & 31
+            self._take_from_rack(seat, troop)
+            self._place(seat, troop, i)
+        elif action == A.SKIP:
+            self._next_base_effect()
+        elif action == A.USE:
+            if d == SKULLY_DRAW:
+                self._draw(seat, 2)
+            elif d in (STAR_DRAW, RAINBOW_DRAW):
+                self._draw(seat, 1)
+            elif d == XB_USE:
+                self.decision = XB_PICK
+                return
+            elif d == LAY_USE:
+                self.decision = LAY_PICK
+                return
+            self._next_base_effect()
+        elif A.PICK <= action < A.PICK_END:
+            self._picked(1 - seat, action & 15, (action - A.PICK) >> 4)
+        elif A.JUMBO <= action < A.JUMBO_END:
+            i = action - A.JUMBO
+            self.discard.append(self.stacks[i][-1])
+            self.stacks[i] = self.stacks[i][:-1]
+            if not self._after_change((i,)):
+                self._next_base_effect()
+        elif A.RECALL <= action < A.RECALL_END:
+            i = action - A.RECALL
+            t = self.stacks[i][-1]
+            self.stacks[i] = self.stacks[i][:-1]
+            self._to_rack(seat, t, public=True)
+            if not self._after_change((i,)):
+                self._next_base_effect()
+        elif A.SHOVE <= action < A.SHOVE_END:
+            i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
+            t = self.stacks[i][-1]
+            self.stacks[i] = self.stacks[i][:-1]
+            self.stacks[j] = self.stacks[j] + (t,)
+            if not self._after_change((i, j)):
+                self._next_base_effect()
+        elif A.RECOVER <= action < A.RECOVER_END:
+            t = (seat << 4) | (action - A.RECOVER)
+            self.discard.remove(t)
+            self._to_rack(seat, t, public=True)
+            self._next_base_effect()
+
+    def _draw(self, seat: int, n: int) -> None:
+        reserve = self.reserve[seat]
+        rack = self.rack[seat]
+        n = min(n, len(reserve), RACK_LIMIT - len(rack) - len(self.laid[seat]))
+        for _ in range(n):
+            rack.append(reserve.pop())
+        rack.sort()
+
+    def _to_rack(self, seat: int, t: int, public: bool) -> None:
+        self.rack[seat].append(t)
+        self.rack[seat].sort()
+        if public:
+            self.public[seat].append(t)
+            self.public[seat].sort()
+
+    def _take_from_rack(self, seat: int, troop: int) -> None:
+        t = (seat << 4) | troop
+        rack = self.rack[seat]
+        rack.remove(t if t in rack else seat << 4)  # an unknown tile is revealed as it is played
+        self._forget_public(seat, t)
+
+    def _forget_public(self, seat: int, t: int) -> None:
+        # The tile left the rack in plain view; whether it was the seen copy is unknown, so forget one.
+        if t in self.public[seat]:
+            self.public[seat].remove(t)
+
+    def _place(self, seat: int, troop: int, i: int) -> None:
+        b = self.b
+        self.stacks[i] = self.stacks[i] + ((seat << 4) | troop,)
+        if (b.hq_mask[1 - seat] >> i) & 1:
+            self._finish(seat, HQ)
+            return
+        if self._after_change((i,)):
+            return
+        if b.power[i] in _POWER_DECISION:
+            self.queue.append((i, len(self.stacks[i])))
+        if (b.nullify_mask >> i) & 1:
+            self._next_base_effect()
+            return
+        self._troop_effect(seat, troop, i)
+
+    def _troop_effect(self, seat: int, troop: int, i: int) -> None:
+        if troop == SKULLY or troop == STAR:
+            if self._can_draw(seat):
+                self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
+                return
+        elif troop == CAPN:
+            if self._placements(seat):
+                self.decision = EXTRA
+                return
+        elif troop == JUMBO:
+            if self._jumbo_targets(i):
+                self.decision, self.dnode = JUMBO_TARGET, i
+                return
+        elif troop == XB42:
+            if self.hand_size(1 - seat):
+                self.decision = XB_USE
+                return
+        self._next_base_effect()
+
+    def _next_base_effect(self) -> None:
+        """Troop effects are over: the special bases occupied this turn act, in the order occupied."""
+        seat = self.turn
+        while self.queue:
+            i, height = self.queue.pop(0)
+            if len(self.stacks[i]) != height or self.stacks[i][-1] >> 4 != seat:
+                continue  # the tile that landed there is covered or gone: it cannot act
+            d = _POWER_DECISION[self.b.power[i]]
+            possible = (
+                (d == RECALL and self._recall_targets(i)) or
+                (d == RAINBOW_DRAW and self._can_draw(seat)) or
+                (d == SHOVE and self._shoves(i)) or
+                (d == RECOVER and self._recoverable(seat)) or
+                (d == LAY_USE and self.rack[1 - seat])
+            )
+            if possible:
+                self.decision, self.dnode = d, i
+                return
+        self._end_turn()
+
+    def _picked(self, victim: int, troop: int, laid: int) -> None:
+        t = (victim << 4) | troop
+        if self.decision == XB_PICK:
+            zone = self.laid[victim] if laid else self.rack[victim]
+            zone.remove(t if t in zone else victim << 4)
+            self._forget_public(victim, t)
+            self.discard.append(t)
+            self._next_base_effect()
+        else:
+            rack = self.rack[victim]
+            rack.remove(t if t in rack else victim << 4)
+            self.laid[victim].append(t)
+            self.laid[victim].sort()
+            self._next_base_effect()
+
+    def _after_change(self, nodes: Sequence[int]) -> bool:
+        """Claim every region the change completed, for whoever completed it; True if that won."""
+        b = self.b
+        stacks = self.stacks
+        claimed = self.claimed
+        took = False
+        for i in nodes:
+            for k in b.regions_of[i]:
+                if claimed[k] >= 0:
+                    continue
+                bases = b.regions[k][0]
+                st = stacks[bases[0]]
+                if not st:
+                    continue
+                who = st[-1] >> 4
+                for j in bases:
+                    st = stacks[j]
+                    if not st or st[-1] >> 4 != who:
+                        break
+                else:
+                    claimed[k] = who
+                    took = True
+        if took:
+            for seat in (self.turn, 1 - self.turn):  # the acting seat first (FACTS §5 #24)
+                if self.medals(seat) >= b.objective[seat]:
+                    self._finish(seat, MEDALS)
+                    return True
+        return False
+
+    def _end_turn(self) -> None:
+        seat = self.turn
+        if self.laid[seat]:  # Battlefield: laid tiles stand up at the end of their owner's turn
+            self.rack[seat] += self.laid[seat]
+            self.rack[seat].sort()
+            self.laid[seat] = []
+        self._start_turn(1 - seat)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.decision = TURN
+        self.dnode = -1
+        self.queue = []
+        if not self._can_draw(seat) and not self._can_place(seat):
+            m, o = self.medals(seat), self.medals(1 - seat)
+            self._finish(seat if m > o else 1 - seat, STUCK)
+
+    def _finish(self, winner: int, reason: str) -> None:
+        self.winner = winner
+        self.reason = reason
+        self.decision = OVER
+        self.dnode = -1
+        self.queue = []
+
+    def concede(self, seat: int) -> None:
+        """``seat`` gives up: the other seat wins."""
+        if not self.over:
+            self._finish(1 - seat, CONCEDED)
+
+    # ------------------------------------------------------------ refusals
+
+    def refusal(self, action: int) -> str:
+        """Why ``action`` is refused now, in the game's words; '' if it is legal."""
+        if self.over:
+            return "the game is over"
+        legal = self.legal_actions()
+        if action in legal:
+            return ""
+        d = self.decision
+        if A.PLACE <= action < A.PLACE_END and d in (TURN, EXTRA):
+            return self._placement_refusal((action - A.PLACE) >> 5, action & 31)
+        if action == A.DRAW:
+            if d != TURN:
+                return "you can only draw as your whole turn"
+            return "your rack is full (8 tiles)" if self.reserve[self.turn] else "your reserve is empty"
+        if A.JUMBO <= action < A.JUMBO_END and d == JUMBO_TARGET:
+            return "Jumbo takes only a visible enemy troop one path section away"
+        if A.RECALL <= action < A.RECALL_END and d == RECALL:
+            return "the tower takes back one other of your own visible troops"
+        if A.SHOVE <= action < A.SHOVE_END and d == SHOVE:
+            return "the bridge moves a visible enemy troop next to it onto a base next to where it stands"
+        if A.RECOVER <= action < A.RECOVER_END and d == RECOVER:
+            return "you can only recover one of your own troops from the discard"
+        return f"not possible now: the decision is {self.describe_decision()}"
+
+    def _placement_refusal(self, troop: int, i: int) -> str:
+        seat = self.turn
+        b = self.b
+        if i >= b.size or not 1 <= troop <= 8:
+            return "no such troop or node"
+        if ((seat << 4) | troop) not in self.rack[seat]:
+            if ((seat << 4) | troop) in self.laid[seat]:
+                return f"your {name(troop)} is laid face down until the end of this turn"
+            return f"no {name(troop)} on your rack"
+        if (b.hq_mask[seat] >> i) & 1:
+            return "your own H.Q."
+        node = b.terrain.nodes[i]
+        if not (b.allowed[troop] >> i) & 1:
+            ok = ", ".join(name(t) for t in TROOPS if t in node.allowed)
+            return f"only {ok} may go on {node.id}"
+        top = self.top(i)
+        if top >= 0 and top >> 4 != seat and node.kind == "base" and troop != KWAK and (top & 15) != KWAK \
+                and troop <= (top & 15):
+            return f"too weak to cover {name(top & 15)}"
+        if troop == HOOK and node.kind == "base" and (b.nullify_mask >> i) & 1:
+            return "no path from your H.Q. (Hook's waiver does not reach a laser base)"
+        if troop == HOOK and node.kind == "hq":
+            return "no path from your H.Q. (Hook's waiver is for bases, not the H.Q.)"
+        return "no path from your H.Q."
+
+    # ------------------------------------------------------------ descriptions
+
+    def describe_decision(self) -> str:
+        """What is being decided now, in words."""
+        d = self.decision
+        who = SEATS[self.turn]
+        node = self.b.ids[self.dnode] if self.dnode >= 0 else None
+        return {
+            TURN: f"{who}'s turn: draw or place a troop",
+            EXTRA: f"{who}: Cap'n's extra placement (or skip)",
+            SKULLY_DRAW: f"{who}: use Skully to draw up to 2 tiles?",
+            STAR_DRAW: f"{who}: use Star to draw 1 tile?",
+            XB_USE: f"{who}: use XB-42 to discard a random tile from the opponent's rack?",
+            JUMBO_TARGET: f"{who}: which enemy troop next to Jumbo on {node} to discard (or skip)",
+            RECALL: f"{who}: tower {node}: which of your troops to take back (or skip)",
+            RAINBOW_DRAW: f"{who}: rainbow base {node}: draw 1 tile?",
+            SHOVE: f"{who}: volcano bridge {node}: which enemy troop to move, and where (or skip)",
+            RECOVER: f"{who}: pumpkin {node}: which of your troops to recover from the discard (or skip)",
+            LAY_USE: f"{who}: tank {node}: lay down a blind pick from the opponent's rack?",
+            XB_PICK: "chance: which tile XB-42 takes from the opponent's rack",
+            LAY_PICK: "chance: which tile the tank lays down",
+            OVER: f"game over: {SEATS[self.winner]} won ({self.reason})" if self.winner >= 0 else "game over",
+        }[d]

@@ -1,0 +1,99 @@
+"""Troops and tiles.
+
+A tile is a small int: ``seat << 4 | troop``. Troop 0 is a tile whose face the
+holder of this state does not know (an opponent's rack tile, any reserve tile).
+Troops 1..7 are their strengths; Kwak, the joker, is 8 and has no strength.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+BLUE, RED = 0, 1
+SEATS = ("blue", "red")
+UNKNOWN = 0
+SKULLY, CAPN, JUMBO, HOOK, XB42, STAR, ROXY, KWAK = range(1, 9)
+TROOPS = (SKULLY, CAPN, JUMBO, HOOK, XB42, STAR, ROXY, KWAK)
+
+
+@dataclass(frozen=True)
+class TroopInfo:
+    troop: int
+    code: str
+    name: str
+    name_fr: str
+    strength: int | None
+    effect: str
+
+
+def _load() -> tuple[dict[int, TroopInfo], dict]:
+    raw = json.loads(resources.files("toybattle.rules").joinpath("data/troops.json").read_text("utf-8"))
+    infos = {}
+    for i, t in enumerate(raw["troops"], start=1):
+        infos[i] = TroopInfo(i, t["code"], t["name"], t["name_fr"], t["strength"], t["effect"])
+    if [infos[t].code for t in TROOPS] != list("1234567K"):
+        raise ValueError("troops.json: troops must be listed Skully..Roxy then Kwak")
+    return infos, raw
+
+
+INFO, _RAW = _load()
+COPIES: int = _RAW["copies"]
+SET_ASIDE: int = _RAW["set_aside"]
+RACK_LIMIT: int = _RAW["rack_limit"]
+OPENING_RACK: tuple[int, int] = (_RAW["opening_rack"]["first"], _RAW["opening_rack"]["second"])
+
+_BY_CODE = {INFO[t].code: t for t in TROOPS}
+_BY_NAME = {INFO[t].name.lower(): t for t in TROOPS} | {INFO[t].name_fr.lower(): t for t in TROOPS}
+_BY_NAME |= {"capn": CAPN, "xb42": XB42, "xb": XB42}
+
+
+def tile(seat: int, troop: int) -> int:
+    return seat << 4 | troop
+
+
+def seat_of(t: int) -> int:
+    return t >> 4
+
+
+def troop_of(t: int) -> int:
+    return t & 15
+
+
+def name(troop: int) -> str:
+    return INFO[troop].name if troop else "unknown tile"
+
+
+def code(troop: int) -> str:
+    return INFO[troop].code if troop else "?"
+
+
+def parse_troop(text: str) -> int:
+    """A troop from its code (``7``, ``K``) or its name (``Roxy``, ``Cap'n``); ``?`` is unknown."""
+    t = text.strip()
+    if t == "?":
+        return UNKNOWN
+    if t.upper() in _BY_CODE:
+        return _BY_CODE[t.upper()]
+    key = t.lower()
+    if key in _BY_NAME:
+        return _BY_NAME[key]
+    raise ValueError(f"unknown troop {text!r} (use 1-7, K or a troop name)")
+
+
+def covers(mine: int, theirs: int) -> bool:
+    """May troop ``mine`` be placed on an enemy's visible ``theirs``? (Kwak both ways.)"""
+    return mine == KWAK or theirs == KWAK or mine > theirs
+
+
+def full_army(seat: int) -> list[int]:
+    return [tile(seat, t) for t in TROOPS for _ in range(COPIES)]
+
+
+def parse_seat(text: str) -> int:
+    t = text.strip().lower()
+    if t in ("blue", "b"):
+        return BLUE
+    if t in ("red", "r"):
+        return RED
+    raise ValueError(f"unknown side {text!r} (blue or red)")

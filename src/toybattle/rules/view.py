@@ -1,0 +1,75 @@
+"""What each seat may know: the one place where hidden tiles are hidden.
+
+``observation(state, seat)`` keeps that seat's own rack and laid tiles, the
+opponent's tiles it saw arrive on their rack (``public``), and everything on the
+table; every other tile becomes unknown. ``determinize`` fills the unknowns with
+a random assignment consistent with what the seat saw.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .state import State
+from .troops import BLUE, RED, full_army
+
+
+def observation(state: State, seat: int) -> State:
+    """The state as ``seat`` sees it: the same type, with what it may not know made unknown."""
+    obs = state.copy()
+    enemy = 1 - seat
+    unknown_own, unknown_enemy = seat << 4, enemy << 4
+    obs.reserve[seat] = [unknown_own] * len(state.reserve[seat])
+    obs.aside[seat] = [unknown_own] * len(state.aside[seat])
+    obs.rack[enemy] = [unknown_enemy] * len(state.rack[enemy])
+    obs.laid[enemy] = [unknown_enemy] * len(state.laid[enemy])
+    obs.reserve[enemy] = [unknown_enemy] * len(state.reserve[enemy])
+    obs.aside[enemy] = [unknown_enemy] * len(state.aside[enemy])
+    return obs
+
+
+def unseen(obs: State, seat: int) -> Counter:
+    """The tiles of ``seat``'s army whose place ``obs`` does not show (as a multiset of tiles)."""
+    seen = Counter()
+    for st in obs.stacks:
+        seen.update(t for t in st if t >> 4 == seat)
+    seen.update(t for t in obs.discard if t >> 4 == seat)
+    known = [t for t in obs.rack[seat] + obs.laid[seat] if t & 15]
+    if not known:
+        known = obs.public[seat]  # what the opponent saw arrive on that rack
+    seen.update(known)
+    left = Counter(full_army(seat))
+    left.subtract(seen)
+    if any(v < 0 for v in left.values()):
+        raise ValueError("the position shows more tiles of a kind than an army holds")
+    return +left
+
+
+def determinize(obs: State, rng: random.Random) -> State:
+    """A full state consistent with ``obs``: every unknown tile given a face, at random."""
+    s = obs.copy()
+    for seat in (BLUE, RED):
+        pool = list(unseen(s, seat).elements())
+        rng.shuffle(pool)
+        hand_known = [t for t in s.rack[seat] + s.laid[seat] if t & 15]
+        if not hand_known and s.public[seat]:
+            hand = s.public[seat] + [pool.pop() for _ in range(s.hand_size(seat) - len(s.public[seat]))]
+            rng.shuffle(hand)
+            n_laid = len(s.laid[seat])
+            s.laid[seat] = sorted(hand[:n_laid])
+            s.rack[seat] = sorted(hand[n_laid:])
+        else:
+            s.rack[seat] = sorted(t if t & 15 else pool.pop() for t in s.rack[seat])
+            s.laid[seat] = sorted(t if t & 15 else pool.pop() for t in s.laid[seat])
+        s.reserve[seat] = [t if t & 15 else pool.pop() for t in s.reserve[seat]]
+        s.aside[seat] = [t if t & 15 else pool.pop() for t in s.aside[seat]]
+    return s
+
+
+def hidden_from(state: State, seat: int) -> dict[str, list[int]]:
+    """The opponent's tiles ``seat`` must never be shown (for leak tests): its rack faces
+    not seen arriving, laid tiles, reserve order and set-aside tiles."""
+    enemy = 1 - seat
+    return {"rack": state.rack[enemy], "laid": state.laid[enemy], "reserve": state.reserve[enemy],
+            "aside": state.aside[enemy], "own_reserve": state.reserve[seat], "own_aside": state.aside[seat]}
+

@@ -554,6 +554,23 @@ class State:
         self.dnode = -1
         self.queue = []
 
+    def reveal(self, seat: int, zone: str, troops: Sequence[int]) -> None:
+        """Give faces to unknown tiles of ``seat``'s ``zone`` ("rack", "laid" or "aside"), e.g. when a
+        peer learns its own draws or a rack is opened at the end; IllegalAction if they do not fit."""
+        tiles = getattr(self, zone)[seat]
+        unknown = seat << 4
+        if zone not in ("rack", "laid", "aside") or tiles.count(unknown) < len(troops):
+            raise IllegalAction(f"cannot reveal {len(troops)} tiles in {SEATS[seat]}'s {zone}")
+        for troop in troops:
+            tiles.remove(unknown)
+            tiles.append(unknown | troop)
+        tiles.sort()
+
+    def recheck_stuck(self) -> None:
+        """Re-run the start-of-turn stuck check (after unknown rack tiles were revealed)."""
+        if self.decision == TURN:
+            self._start_turn(self.turn)
+
     def concede(self, seat: int) -> None:
         """``seat`` gives up: the other seat wins."""
         if not self.over:

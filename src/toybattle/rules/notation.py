@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import actions as A
-from .state import DECISION_NAMES, OVER, IllegalAction, State
+from .state import DECISION_NAMES, NODE_DECISIONS, OVER, IllegalAction, State
 from .terrain import TerrainError
 from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, TROOPS, code, full_army, parse_seat, parse_troop
 
@@ -222,7 +222,7 @@ def check_position(s: State) -> None:
             if len(owners) == 1 and -1 not in owners:
                 raise NotationError(f"region {b.terrain.regions[k].id} is fully held by "
                                     f"{SEATS[owners.pop()]} but not marked claimed")
-    if s.decision != OVER and s.dnode < 0 and s.decision not in (0, 1, 2, 3, 4, 11):
+    if s.decision in NODE_DECISIONS and s.dnode < 0:
         raise NotationError(f"decision {DECISION_NAMES[s.decision]} needs the node it is about")
 
 

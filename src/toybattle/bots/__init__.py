@@ -1,0 +1,74 @@
+"""Bots for Toy Battle: they see only their seat's observation, never the hidden tiles.
+
+The API (small and stable; the app and lessons build on it)::
+
+    from toybattle.bots import LEVELS, DEFAULT_LEVEL, make_bot
+    [lv.name for lv in LEVELS]   # ordered weakest to strongest:
+                                 # random, greedy, easy, medium, hard, expert
+    lv.label, lv.description     # for a menu ("Medium", "Searches about 0.4 s a move ...")
+    bot = make_bot("medium", seed=None)    # UnknownLevel (a ValueError) for a bad name
+    a = bot.choose(obs, budget_s=None)     # obs = toybattle.rules.observation(state, seat)
+                                           # -> an int from obs.legal_actions()
+    a, why = bot.hint(obs)                 # the action this level suggests, and a short reason
+
+``obs`` must be the observation of the seat to move, at one of its decisions (not a chance
+node, not a finished game). ``budget_s`` may only shorten the level's own time budget. A bot
+built with a seed answers the same observation the same way (search levels stop on their
+simulation count unless their time budget runs out first).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .players import Bot, GreedyBot, RandomBot, SearchBot
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    label: str
+    description: str
+    budget_s: float  # the most time it thinks per move
+    simulations: int = 0  # playouts per move for search levels (0: not a search level)
+    width: int = 0  # root actions searched (0: all)
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("random", "Random", "Plays any legal action at random: for learning the moves.", 0.0),
+    Level("greedy", "Greedy", "Takes the best-looking immediate gain (a win, medals, a capture, a step "
+          "toward your H.Q.); never looks further ahead.", 0.0),
+    Level("easy", "Easy", "A light search: a few dozen simulated games per move.", 0.25, 40, 6),
+    Level("medium", "Medium", "Searches a few hundred simulated games per move (under a second).", 0.8, 250, 10),
+    Level("hard", "Hard", "Searches about a thousand simulated games per move.", 2.0, 900, 14),
+    Level("expert", "Expert", "The strongest: searches as many simulated games as 2.8 seconds allow.",
+          2.8, 2500, 0),
+)
+DEFAULT_LEVEL = "medium"
+_BY_NAME = {lv.name: lv for lv in LEVELS}
+
+
+class UnknownLevel(ValueError):
+    """A bot level name that does not exist."""
+
+
+def level(name: str) -> Level:
+    try:
+        return _BY_NAME[name.strip().lower()]
+    except KeyError:
+        raise UnknownLevel(f"unknown bot level {name!r} (one of: {', '.join(_BY_NAME)})") from None
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new bot of level ``name`` (see LEVELS)."""
+    lv = level(name)
+    if lv.name == "random":
+        bot: Bot = RandomBot(seed)
+    elif lv.name == "greedy":
+        bot = GreedyBot(seed)
+    else:
+        bot = SearchBot(seed, simulations=lv.simulations, budget_s=lv.budget_s, width=lv.width)
+    bot.level = lv.name
+    return bot
+
+
+__all__ = ["Bot", "Level", "LEVELS", "DEFAULT_LEVEL", "UnknownLevel", "level", "make_bot"]

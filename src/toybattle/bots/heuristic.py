@@ -1,0 +1,326 @@
+"""What a bot knows about Toy Battle beyond the rules: how good a position looks, a cheap
+playout policy for search, and the words that explain a suggested action.
+
+Everything here reads only what it is given (an observation, or a determinization of one).
+The central measure is the *H.Q. distance*: how many placements a seat still needs to put
+a tile on an enemy H.Q. if nobody moved in between (own bases cost 0, any other base 1).
+At distance 1 the seat threatens to win with any tile on its next turn.
+"""
+from __future__ import annotations
+
+import math
+import random
+from functools import cache
+
+from ..rules import actions as A
+from ..rules.state import (EXTRA, JUMBO_TARGET, LAY_USE, RAINBOW_DRAW, RECALL, RECOVER, SHOVE, SKULLY_DRAW,
+                           STAR_DRAW, TURN, XB_USE, State)
+from ..rules.terrain import Board
+from ..rules.troops import KWAK, ROXY, SEATS, STAR, name
+
+FAR = 99
+WIN = 10_000.0
+
+
+class BoardInfo:
+    """Per-board facts the heuristics read many times, computed once."""
+
+    def __init__(self, b: Board):
+        self.adj = b.adj
+        self.bases = b.bases
+        self.base_mask = b.base_mask
+        self.hq_mask = b.hq_mask
+        self.regions = [(bases, medals, sum(1 << i for i in bases)) for bases, medals in b.regions]
+        # graph steps from each node to the nearest enemy H.Q., per attacking seat
+        self.steps = [self._steps(b, b.hq_mask[1 - seat]) for seat in (0, 1)]
+
+    @staticmethod
+    def _steps(b: Board, target: int) -> list[int]:
+        dist = [FAR] * b.size
+        todo = [i for i in range(b.size) if target >> i & 1]
+        for i in todo:
+            dist[i] = 0
+        for i in todo:
+            for j in b.neighbours[i]:
+                if dist[j] == FAR:
+                    dist[j] = dist[i] + 1
+                    todo.append(j)
+        return dist
+
+
+@cache
+def info(b: Board) -> BoardInfo:
+    return BoardInfo(b)
+
+
+def _spread(mask: int, adj: list[int]) -> int:
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= adj[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _grow(start: int, own: int, adj: list[int]) -> int:
+    """``start`` plus every own base joined to it through own bases."""
+    seen = start
+    new = _spread(start, adj) & own & ~seen
+    while new:
+        seen |= new
+        new = _spread(new, adj) & own & ~seen
+    return seen
+
+
+def own_mask(s: State, seat: int) -> int:
+    m = 0
+    stacks = s.stacks
+    for i in s.b.bases:
+        st = stacks[i]
+        if st and st[-1] >> 4 == seat:
+            m |= 1 << i
+    return m
+
+
+def hq_distance(s: State, seat: int, own: int | None = None) -> int:
+    """Placements ``seat`` needs to reach an enemy H.Q. (1 = it can win with its next tile)."""
+    bi = info(s.b)
+    if own is None:
+        own = own_mask(s, seat)
+    adj = bi.adj
+    target = bi.hq_mask[1 - seat]
+    cur = _grow(bi.hq_mask[seat], own, adj)
+    d = 0
+    while True:
+        nb = _spread(cur, adj) & ~cur
+        if nb & target:
+            return d + 1
+        step = nb & bi.base_mask
+        if not step or d > 20:
+            return FAR
+        d += 1
+        cur = _grow(cur | step, own, adj)
+
+
+def threatens(s: State, seat: int) -> bool:
+    """Could ``seat`` put a tile on an enemy H.Q. with its next placement (connection only)?"""
+    reach, _ = s._reach(seat, own_mask(s, seat))
+    return bool(reach & s.b.hq_mask[1 - seat])
+
+
+def _region_terms(s: State, seat: int, own: list[int]) -> float:
+    """Medals within reach: unclaimed regions where one seat holds every base but one or two."""
+    v = 0.0
+    for k, (bases, medals, mask) in enumerate(info(s.b).regions):
+        if s.claimed[k] >= 0 or not medals:
+            continue
+        for who, sign in ((seat, 1.0), (1 - seat, -1.0)):
+            if own[1 - who] & mask:
+                continue  # contested: the other side holds a base of it
+            missing = len(bases) - bin(own[who] & mask).count("1")
+            if missing == 1:
+                v += sign * medals * 2.5
+            elif missing == 2:
+                v += sign * medals * 0.8
+    return v
+
+
+def _rack_value(s: State, seat: int) -> float:
+    """Tiles in hand are options; strong ones (Roxy, Star, Kwak) keep the power to cover."""
+    v = 0.0
+    for t in s.rack[seat] + s.laid[seat]:
+        troop = t & 15
+        v += 1.4 + (0.6 if troop in (ROXY, KWAK) else 0.3 if troop == STAR else 0.0)
+    return min(v, 10.0)
+
+
+def evaluate(s: State, seat: int) -> float:
+    """How good ``s`` looks for ``seat`` (higher is better; WIN / -WIN when the game is over)."""
+    if s.over:
+        return WIN if s.winner == seat else -WIN
+    enemy = 1 - seat
+    own = [own_mask(s, 0), own_mask(s, 1)]
+    d_me = hq_distance(s, seat, own[seat])
+    d_en = hq_distance(s, enemy, own[enemy])
+    mover = s.turn
+    # A seat already connected next to an enemy H.Q. wins on its turn unless the other blocks first.
+    if d_en == 1 and mover == enemy:
+        return -WIN / 2
+    if d_me == 1 and mover == seat:
+        return WIN / 2
+    b = s.b
+    v = 0.0
+    m_me, m_en = s.medals(seat), s.medals(enemy)
+    v += 12.0 * (m_me - m_en)
+    v += 25.0 * (m_me >= b.objective[seat] - 1) - 25.0 * (m_en >= b.objective[enemy] - 1)
+    v += 9.0 * (min(d_en, 8) - min(d_me, 8))
+    v += 18.0 * (d_me == 1) - 30.0 * (d_en == 1)
+    v += 2.0 * (bin(own[seat]).count("1") - bin(own[enemy]).count("1"))
+    v += _region_terms(s, seat, own)
+    v += _rack_value(s, seat) - _rack_value(s, enemy)
+    return v
+
+
+def win_chance(s: State, seat: int, scale: float = 20.0) -> float:
+    """The evaluation squashed into a chance of winning for ``seat`` (0..1)."""
+    v = evaluate(s, seat) / scale
+    if v > 30:
+        return 1.0
+    if v < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-v))
+
+
+def _after(s: State, a: int) -> State:
+    t = s.copy()
+    t.apply_unchecked(a)
+    return t
+
+
+def greedy_scores(s: State) -> list[tuple[float, int]]:
+    """(score, action) for every legal action of the seat to move: the position right after it,
+    evaluated for that seat (a draw's or a blind pick's outcome stays unknown)."""
+    seat = s.actor
+    out = []
+    for a in s.legal_actions():
+        t = _after(s, a)
+        v = evaluate(t, seat)
+        if t.is_chance:
+            v += 4.0  # XB-42 / tank pick: the opponent loses or freezes a tile
+        out.append((v, a))
+    return out
+
+
+# ------------------------------------------------------------------ playout policy
+
+def _placement_node(a: int) -> int:
+    return a & 31 if A.PLACE <= a < A.PLACE_END else -1
+
+
+def playout_action(s: State, rng: random.Random) -> int:
+    """A quick, sensible action for the seat to move in a full (determinized) state: win at once,
+    stop an H.Q. threat, take regions, push toward the enemy H.Q., with some randomness."""
+    d = s.decision
+    legal = s.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if d != TURN and d != EXTRA:
+        return _side_decision(s, d, legal, rng)
+    seat = s.turn
+    b = s.b
+    enemy_hq = b.hq_mask[1 - seat]
+    for a in legal:
+        if a >= A.PLACE and enemy_hq >> (a & 31) & 1 and a < A.PLACE_END:
+            return a
+    own = own_mask(s, seat)
+    own_en = own_mask(s, 1 - seat)
+    en_reach, _ = s._reach(1 - seat, own_en)
+    if en_reach & b.hq_mask[seat] and s.rack[1 - seat]:
+        block = _blocking(s, legal, rng)
+        if block is not None:
+            return block
+    bi = info(b)
+    steps = bi.steps[seat]
+    stacks = s.stacks
+    claimed = s.claimed
+    regions = bi.regions
+    best, best_v = legal[0], -1e9
+    rack_n = len(s.rack[seat])
+    for a in legal:
+        if a == A.DRAW:
+            v = 3.0 if rack_n <= 2 else (0.5 if rack_n <= 4 else -2.0)
+        elif a == A.SKIP:
+            v = 0.0
+        else:
+            troop, i = (a - A.PLACE) >> 5, a & 31
+            st = stacks[i]
+            v = 1.0 - 0.35 * steps[i]
+            if st:
+                top = st[-1]
+                if top >> 4 == seat:
+                    v -= 2.0  # reinforcing own base: rarely urgent
+                else:
+                    v += 2.5 + (1.5 if en_reach >> i & 1 else 0.0)  # capture, more if on their front
+            # covering with the least strength that does the job keeps strong tiles for later
+            v -= 0.12 * (troop if troop != KWAK else 7)
+            bit = 1 << i
+            for k in b.regions_of[i]:
+                if claimed[k] < 0:
+                    bases, medals, mask = regions[k]
+                    if (own | bit) & mask == mask:
+                        v += 4.0 * medals + 1.0
+        v += rng.random() * 2.5
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _blocking(s: State, legal: list[int], rng: random.Random) -> int | None:
+    """A placement after which the opponent no longer reaches our H.Q. (None if there is none)."""
+    seat = s.turn
+    opts = []
+    for a in legal:
+        if A.PLACE <= a < A.PLACE_END:
+            t = _after(s, a)
+            if t.over:
+                return a
+            reach, _ = t._reach(1 - seat, own_mask(t, 1 - seat))
+            if not reach & t.b.hq_mask[seat]:
+                opts.append(a)
+    if not opts:
+        return None
+    # among blocks, the weakest tile
+    return min(opts, key=lambda a: ((a - A.PLACE) >> 5, rng.random()))
+
+
+def _side_decision(s: State, d: int, legal: list[int], rng: random.Random) -> int:
+    seat = s.turn
+    if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW):
+        return A.USE if s.hand_size(seat) <= 5 else A.SKIP
+    if d in (XB_USE, LAY_USE):
+        return A.USE
+    if d == JUMBO_TARGET or d == SHOVE:
+        return max(legal, key=lambda a: (a != A.SKIP, rng.random()))
+    if d == RECOVER:
+        return max(legal)  # the strongest troop (Kwak counts highest)
+    if d == RECALL:
+        return A.SKIP
+    return rng.choice(legal)
+
+
+# ------------------------------------------------------------------ explanations
+
+def explain(s: State, a: int) -> str:
+    """A short reason for action ``a`` of the seat to move, in the game's words."""
+    seat = s.actor
+    enemy = 1 - seat
+    b = s.b
+    t = _after(s, a)
+    if t.over and t.winner == seat:
+        return "wins the game: " + ("a tile on the enemy H.Q." if t.reason == "hq" else "the medal objective")
+    parts = []
+    gained = t.medals(seat) - s.medals(seat)
+    if gained > 0:
+        parts.append(f"takes {gained} medal{'s' if gained > 1 else ''}")
+    if A.PLACE <= a < A.PLACE_END:
+        i = a & 31
+        st = s.stacks[i]
+        if st and st[-1] >> 4 == enemy:
+            parts.append(f"covers the enemy {name(st[-1] & 15)} on {b.ids[i]}")
+    if threatens(s, enemy) and not threatens(t, enemy) and not t.over:
+        parts.append(f"blocks {SEATS[enemy]}'s path to your H.Q.")
+    before, after = hq_distance(s, seat), hq_distance(t, seat)
+    if after < before and after < FAR:
+        parts.append("threatens the enemy H.Q. (any tile wins next turn)" if after == 1
+                     else f"brings you closer to the enemy H.Q. ({after} placements away)")
+    if a == A.DRAW:
+        parts.append(f"draws tiles: you hold {s.hand_size(seat)} and need options")
+    elif a == A.USE:
+        parts.append("uses the effect")
+    elif a == A.SKIP:
+        parts.append("skips: the effect would not help")
+    if threatens(t, enemy) and not t.over and t.turn == enemy:
+        parts.append(f"but {SEATS[enemy]} can then reach your H.Q.")
+    if not parts:
+        parts.append("keeps your position solid")
+    return "; ".join(parts)

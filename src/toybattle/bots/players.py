@@ -1,0 +1,205 @@
+"""The bots: random, greedy, and information-set Monte Carlo tree search (ISMCTS).
+
+Every bot receives only its seat's observation. The search bot samples the tiles it cannot
+see (``determinize``), plays each sample forward through one shared tree whose edges are
+actions, and keeps the statistics of an action over every sample in which it was available
+(single-observer ISMCTS with availability counts). Chance nodes (XB-42, tank picks) are
+sampled inside each determinization.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..rules import State, determinize
+from . import heuristic as H
+
+MAX_PLAYOUT_PLIES = 300
+
+
+class Bot:
+    """A player that sees only observations. ``choose`` returns one legal action."""
+
+    level = "bot"
+    budget_s: float = 0.0
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+        self.last_info: dict = {}
+
+    def choose(self, obs: State, budget_s: float | None = None) -> int:
+        raise NotImplementedError
+
+    def hint(self, obs: State) -> tuple[int, str]:
+        """The action this bot would play, and a short reason in words."""
+        a = self.choose(obs)
+        return a, H.explain(obs, a)
+
+    def new_game(self) -> None:
+        """Forget anything kept from an earlier game (bots here keep nothing)."""
+
+
+class RandomBot(Bot):
+    level = "random"
+
+    def choose(self, obs: State, budget_s: float | None = None) -> int:
+        return self.rng.choice(obs.legal_actions())
+
+    def hint(self, obs: State) -> tuple[int, str]:
+        a = self.choose(obs)
+        return a, "picked at random; " + H.explain(obs, a)
+
+
+class GreedyBot(Bot):
+    """The action whose immediate result evaluates best (wins, medals, captures, connection)."""
+
+    level = "greedy"
+
+    def choose(self, obs: State, budget_s: float | None = None) -> int:
+        scored = H.greedy_scores(obs)
+        best = max(v for v, _ in scored)
+        return self.rng.choice([a for v, a in scored if v >= best - 1e-9])
+
+
+class _Node:
+    __slots__ = ("children", "n", "w", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.n = 0
+        self.w = 0.0  # wins of the seat that chose the action leading here
+        self.avail = 0
+
+
+class SearchBot(Bot):
+    """ISMCTS over determinizations with heuristic playouts.
+
+    It stops after ``simulations`` playouts or ``budget_s`` seconds, whichever comes first; the
+    root considers the ``width`` actions the greedy evaluation likes best (all, if 0)."""
+
+    level = "search"
+
+    def __init__(self, seed: int | None = None, simulations: int = 1000, budget_s: float = 1.0,
+                 width: int = 0, explore: float = 0.7, depth: int = 12):
+        super().__init__(seed)
+        self.depth = depth
+        self.simulations = simulations
+        self.budget_s = budget_s
+        self.width = width
+        self.explore = explore
+
+    def choose(self, obs: State, budget_s: float | None = None) -> int:
+        a, _ = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
+        return a
+
+    def hint(self, obs: State) -> tuple[int, str]:
+        a, note = self._search(obs, self.budget_s)
+        return a, H.explain(obs, a) + (f" ({note})" if note else "")
+
+    def _candidates(self, obs: State) -> tuple[list[int], int | None]:
+        """Root actions worth searching, and an action to play at once (a win) if there is one."""
+        scored = sorted(H.greedy_scores(obs), reverse=True)
+        if scored[0][0] >= H.WIN:
+            return [scored[0][1]], scored[0][1]
+        keep = [a for _, a in scored]
+        if self.width and len(keep) > self.width:
+            keep = keep[:self.width]
+        return keep, None
+
+    def _search(self, obs: State, budget_s: float) -> tuple[int, str]:
+        t0 = time.perf_counter()
+        legal = obs.legal_actions()
+        self.last_info = {"simulations": 0, "seconds": 0.0}
+        if len(legal) == 1:
+            return legal[0], "the only legal action"
+        root_actions, sure = self._candidates(obs)
+        if sure is not None:
+            return sure, ""
+        allowed = set(root_actions)
+        root = _Node()
+        me = obs.actor
+        rng = self.rng
+        deadline = t0 + budget_s
+        n = 0
+        while n < self.simulations and (n < 8 or time.perf_counter() < deadline):
+            self._iterate(root, determinize(obs, rng), allowed, rng)
+            n += 1
+        scored = [(c.n, c.w / c.n if c.n else 0.0, a) for a, c in root.children.items()]
+        visits, rate, best = max(scored)
+        self.last_info = {"simulations": n, "seconds": time.perf_counter() - t0, "win_rate": rate, "seat": me}
+        return best, f"won {round(rate * 100)}% of {visits} of {n} simulated games"
+
+    def _iterate(self, root: _Node, s: State, allowed: set[int], rng: random.Random) -> None:
+        node = root
+        path: list[tuple[_Node, int]] = []
+        c = self.explore
+        at_root = True
+        while not s.over:
+            if s.is_chance:
+                a = s.sample_chance(rng)
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = _Node()
+                s.apply_unchecked(a)
+                node = child
+                continue
+            actor = s.actor
+            legal = s.legal_actions()
+            if at_root:
+                legal = [a for a in legal if a in allowed] or legal
+                at_root = False
+            children = node.children
+            untried = []
+            for a in legal:
+                ch = children.get(a)
+                if ch is None:
+                    untried.append(a)
+                else:
+                    ch.avail += 1
+            if untried:
+                a = rng.choice(untried)
+                child = children[a] = _Node()
+                child.avail = 1
+                s.apply_unchecked(a)
+                path.append((child, actor))
+                break
+            best_v, a = -1.0, legal[0]
+            for b in legal:
+                ch = children[b]
+                v = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                if v > best_v:
+                    best_v, a = v, b
+            s.apply_unchecked(a)
+            node = children[a]
+            path.append((node, actor))
+        blue = self._playout(s, rng, self.depth)
+        for nd, actor in path:
+            nd.n += 1
+            nd.w += blue if actor == 0 else 1.0 - blue
+
+    @staticmethod
+    def _playout(s: State, rng: random.Random, depth: int = MAX_PLAYOUT_PLIES) -> float:
+        """Blue's result in [0, 1]: play on with the playout policy, and after ``depth`` plies
+        judge the position with the evaluation instead of playing to the end."""
+        plies = 0
+        while not s.over:
+            if plies >= depth and not s.is_chance:
+                return H.win_chance(s, 0)
+            s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
+            plies += 1
+        return 1.0 if s.winner == 0 else 0.0
+
+
+def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, depth: int = 12) -> float:
+    """Determinized playouts (determinize + playout to the end) per second from ``obs``, one core."""
+    rng = random.Random(seed)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        SearchBot._playout(determinize(obs, rng), rng, depth)
+        n += 1
+    return n / (time.perf_counter() - t0)
+
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "simulations_per_second"]

@@ -1,0 +1,542 @@
+"""The fair-play protocol between two peers that trust nothing but the rules (docs/fair-play.md).
+
+Pure logic, no I/O: a ``Match`` is one peer's side of a game. It holds
+
+- ``public``: the game as anyone watching the table knows it (a rules ``State`` in which
+  every rack, reserve and set-aside tile is unknown unless the rules have shown it);
+- ``zone``: where each of the 48 committed tile slots is (undrawn, rack, laid or open);
+- its own ``Secrets`` (the shuffled faces and salts of its 24 slots, its randomness chain);
+- ``log``: every message of the game, each chained to the one before by SHA-256.
+
+Every message, its own included, goes through ``accept``, which checks it against the
+commitments and the rules and raises ``Forfeit`` (naming the seat at fault and why) if it
+does not hold. The peer's private view is derived: ``mine()`` is ``public`` with its own
+hidden faces filled in.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets as _secrets
+from collections import Counter
+from dataclasses import dataclass
+
+from ..rules import SEATS, IllegalAction, State, action_text, observation, parse_action
+from ..rules import actions as A
+from ..rules.state import TURN, XB_PICK
+from ..rules.troops import COPIES, TROOPS, full_army, name
+
+PROTOCOL = 1
+SLOTS = 24
+CHAIN = 4096  # random events a game may use (a long game uses about a hundred)
+UNDRAWN, RACK, LAID, OPEN = "undrawn", "rack", "laid", "open"
+
+
+class Forfeit(Exception):
+    """A check failed: ``seat`` forfeits, ``reason`` says exactly why (shown to both players)."""
+
+    def __init__(self, seat: int, reason: str):
+        super().__init__(f"{SEATS[seat]} forfeits: {reason}")
+        self.seat = seat
+        self.reason = reason
+
+
+def sha(*parts: bytes | str | int) -> bytes:
+    h = hashlib.sha256()
+    for p in parts:
+        b = p if isinstance(p, bytes) else str(p).encode()
+        h.update(len(b).to_bytes(4, "big") + b)  # length-prefixed: no two part lists collide
+    return h.digest()
+
+
+def encode(msg: dict) -> str:
+    """The canonical text of a message; its hash is over exactly these bytes."""
+    return json.dumps(msg, sort_keys=True, separators=(",", ":"))
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def tile_commitment(game: str, seat: int, slot: int, troop: int, salt: bytes) -> str:
+    return sha(b"toybattle/tile", game, seat, slot, troop, salt).hex()
+
+
+@dataclass
+class Secrets:
+    """One peer's secrets: the faces of its 24 slots (its shuffle), a salt per slot, its chain seed."""
+    troops: list[int]
+    salts: list[bytes]
+    seed: bytes
+
+    @classmethod
+    def generate(cls, seed: str | None = None) -> Secrets:
+        """Fresh secrets from the OS's randomness; ``seed`` makes them reproducible (tests only:
+        whoever knows the seed knows the tiles)."""
+        if seed is None:
+            rng: random.Random = _secrets.SystemRandom()
+            salts = [_secrets.token_bytes(16) for _ in range(SLOTS)]
+            chain_seed = _secrets.token_bytes(32)
+        else:
+            rng = random.Random(seed)
+            salts = [sha(b"salt", seed, k)[:16] for k in range(SLOTS)]
+            chain_seed = sha(b"chain", seed)
+        troops = [t & 15 for t in full_army(0)]
+        rng.shuffle(troops)
+        return cls(troops, salts, chain_seed)
+
+    def to_json(self) -> dict:
+        return {"troops": self.troops, "salts": [s.hex() for s in self.salts], "seed": self.seed.hex()}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Secrets:
+        return cls(list(d["troops"]), [bytes.fromhex(s) for s in d["salts"]], bytes.fromhex(d["seed"]))
+
+    def chain(self) -> list[bytes]:
+        """chain[e] is the value revealed for random event e; chain[0] is the anchor committed first.
+        Each value is the preimage of the one before, so it is fixed from the start yet unknown."""
+        out = [self.seed]
+        for _ in range(CHAIN):
+            out.append(hashlib.sha256(out[-1]).digest())
+        return out[::-1]
+
+    def commitments(self, game: str, seat: int) -> list[str]:
+        return [tile_commitment(game, seat, k, self.troops[k], self.salts[k]) for k in range(SLOTS)]
+
+    def opening(self, k: int) -> list:
+        return [k, self.troops[k], self.salts[k].hex()]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What both peers agree on before the first message: the game id, terrain, mode and seats."""
+    game: str
+    terrain: str
+    first_game: bool
+    host_seat: int
+
+    def genesis(self) -> str:
+        return sha(b"toybattle/online", PROTOCOL, self.game, self.terrain, int(self.first_game),
+                   self.host_seat).hex()
+
+
+def uniform(seed: bytes, label: str, n: int) -> int:
+    """An index in range(n) from a joint seed (256 bits reduced mod n: bias below 2**-250)."""
+    return int.from_bytes(sha(seed, label), "big") % n
+
+
+class Match:
+    """One peer's side of a game (see the module docstring). ``me`` is this peer's seat."""
+
+    def __init__(self, setup: Setup, me: int, secrets: Secrets):
+        self.setup = setup
+        self.me = me
+        self.secrets = secrets
+        self._chain = secrets.chain()
+        self.log: list[str] = []
+        self.head = setup.genesis()
+        self.public: State | None = None
+        self.zone: list[list[str]] = [[UNDRAWN] * SLOTS, [UNDRAWN] * SLOTS]
+        self.faces: list[dict[int, int]] = [{}, {}]  # opened slots: slot -> troop
+        self.commits: list[list[str] | None] = [None, None]
+        self.rand: list[bytes | None] = [None, None]  # last chain value accepted from each seat
+        self.event = 0
+        self.pending: tuple[int, bytes] | None = None  # (initiator seat, its value) awaiting the reply
+        self.opened = [False, False]
+        self.forfeit: Forfeit | None = None
+        self._reserve_before = (0, 0)  # reserve sizes before the last action (its draws need a random event)
+
+    # ------------------------------------------------------------ who sends what next
+
+    @property
+    def host(self) -> int:
+        return self.setup.host_seat
+
+    @property
+    def finished(self) -> bool:
+        return self.forfeit is not None or all(self.opened)
+
+    def expected(self) -> tuple[int, str]:
+        """(seat, kind) of the next message: commit, rand, play (act, stuck or concede) or open."""
+        n = len(self.log)
+        if n < 2:
+            return (self.host if n == 0 else 1 - self.host), "commit"
+        if self.pending:
+            return 1 - self.pending[0], "rand"
+        p = self.public
+        if p.over:
+            return (0 if not self.opened[0] else 1), "open"
+        return p.turn, "play"
+
+    def my_move(self) -> str | None:
+        """What this peer must send now: None (wait), or commit/rand/open (automatic),
+        stuck (automatic: the rules leave no move), or play (a player's decision)."""
+        if self.finished:
+            return None
+        seat, kind = self.expected()
+        if seat != self.me:
+            return None
+        if kind == "play" and self.mine().over:
+            return "stuck"
+        return kind
+
+    # ------------------------------------------------------------ views
+
+    def mine(self) -> State:
+        """The game as this peer knows it: ``public`` plus the faces of its own hidden tiles."""
+        s = self.public.copy()
+        for zone in (RACK, LAID):
+            faces = [self.secrets.troops[k] for k in range(SLOTS) if self.zone[self.me][k] == zone]
+            s.reveal(self.me, zone, faces)
+        if s.decision == TURN and s.turn == self.me:  # TURN: with faces known, the stuck check is exact
+            s.recheck_stuck()
+        return s
+
+    def observation(self) -> State:
+        """What this peer's player (or bot) may see: the rules' observation of ``mine()``."""
+        return observation(self.mine(), self.me)
+
+    # ------------------------------------------------------------ building my messages
+
+    def _chained(self, kind: str, **body) -> str:
+        return encode({"n": len(self.log) + 1, "prev": self.head, "by": self.me, "t": kind, **body})
+
+    def _my_value(self) -> str:
+        return self._chain[self.event + 1].hex()
+
+    def make(self, action: int | None = None) -> str:
+        """My next message (``action`` is needed for a play; None concedes)."""
+        kind = self.my_move()
+        if kind == "commit":
+            body = {"tiles": self.secrets.commitments(self.setup.game, self.me), "anchor": self._chain[0].hex()}
+            if len(self.log) == 1:
+                body["r"] = self._my_value()  # the joiner opens random event 1 (first player, opening racks)
+            return self._chained("commit", **body)
+        if kind == "rand":
+            body = {"r": self._my_value()}
+            k = self._pick_to_open(bytes.fromhex(body["r"]))
+            if k is not None:
+                body["open"] = self.secrets.opening(k)
+            return self._chained("rand", **body)
+        if kind == "open":
+            return self._chained("open", tiles=[[t, s.hex()] for t, s in zip(self.secrets.troops, self.secrets.salts)])
+        if kind == "stuck":
+            return self._chained("stuck", open=[self.secrets.opening(k) for k in range(SLOTS)
+                                                if self.zone[self.me][k] == RACK])
+        if kind == "play":
+            if action is None:
+                return self._chained("concede")
+            return self._act(action)
+        raise ValueError("not this peer's turn to send")
+
+    def _act(self, action: int) -> str:
+        m = self.mine()
+        if action not in m.legal_actions():
+            raise IllegalAction(m.refusal(action) or "not legal now")
+        body: dict = {"a": action_text(action, m.b)}
+        if A.PLACE <= action < A.PLACE_END:
+            troop = (action - A.PLACE) >> 5
+            if (self.me << 4 | troop) not in self.public.rack[self.me]:
+                k = min(k for k in range(SLOTS) if self.zone[self.me][k] == RACK and self.secrets.troops[k] == troop)
+                body["open"] = self.secrets.opening(k)
+        trial = self.public.copy()
+        if "open" in body:
+            trial.reveal(self.me, RACK, [body["open"][1]])
+        before = (len(trial.reserve[0]), len(trial.reserve[1]))
+        trial.apply(action)
+        if trial.is_chance or before != (len(trial.reserve[0]), len(trial.reserve[1])):
+            body["r"] = self._my_value()
+        return self._chained("act", **body)
+
+    def _pick_to_open(self, my_value: bytes) -> int | None:
+        """As the victim of an XB-42 pick: the slot I must open, if the pick lands on a hidden tile."""
+        p = self.public
+        if p is None or not (p.is_chance and p.decision == XB_PICK):  # XB_PICK; a Battlefield pick stays secret
+            return None
+        entries = self._pick_entries()
+        values = [None, None]
+        values[self.pending[0]], values[self.me] = self.pending[1], my_value
+        entry = entries[uniform(self._joint(values), "pick", len(entries))]
+        return entry[1] if entry[0] == "slot" else None
+
+    # ------------------------------------------------------------ accepting any message
+
+    def accept(self, text: str, sender: int) -> dict:
+        """Check one message sent by ``sender`` (this peer's own included) and apply it;
+        Forfeit (naming the sender, with the reason) if it does not hold. A forfeit ends the game."""
+        try:
+            return self._accept(text, sender)
+        except Forfeit as f:
+            self.forfeit = f
+            raise
+
+    def _accept(self, text: str, sender: int) -> dict:
+        seat, kind = self.expected()
+        if self.finished:
+            raise Forfeit(sender, "sent a message after the game was over")
+        if sender != seat:
+            raise Forfeit(sender, f"sent message {len(self.log) + 1} out of turn")
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            raise Forfeit(sender, "sent a message that is not JSON") from None
+        if not isinstance(msg, dict) or encode(msg) != text:
+            raise Forfeit(sender, "sent a message not in the canonical form")
+        if msg.get("n") != len(self.log) + 1 or msg.get("prev") != self.head:
+            raise Forfeit(sender, f"message {len(self.log) + 1} does not follow the agreed history "
+                                  "(its chain hash differs: a past action was altered)")
+        if msg.get("by") != sender:
+            raise Forfeit(sender, f"message {len(self.log) + 1} names the wrong sender")
+        t = msg.get("t")
+        try:
+            if kind == "commit" and t == "commit":
+                self._on_commit(msg)
+            elif kind == "rand" and t == "rand":
+                self._on_rand(msg)
+            elif kind == "play" and t == "act":
+                self._on_act(msg)
+            elif kind == "play" and t == "stuck":
+                self._on_stuck(msg)
+            elif kind == "play" and t == "concede":
+                self.public.concede(seat)
+            elif kind == "open" and t == "open":
+                self._on_open(msg)
+            elif kind == "open":
+                raise Forfeit(seat, "refused to open its commitments at the end of the game")
+            else:
+                raise Forfeit(seat, f"sent a {t!r} message when a {kind} was due")
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            if isinstance(e, IllegalAction):
+                raise Forfeit(seat, f"played an illegal action: {e}") from None
+            raise Forfeit(seat, f"sent a malformed {t!r} message ({type(e).__name__})") from None
+        self.log.append(text)
+        self.head = digest(text)
+        return msg
+
+    # ------------------------------------------------------------ the checks, message by message
+
+    def _on_commit(self, msg: dict) -> None:
+        seat = msg["by"]
+        tiles = msg["tiles"]
+        if not (isinstance(tiles, list) and len(tiles) == SLOTS and all(_is_hex(h, 32) for h in tiles)):
+            raise Forfeit(seat, "its tile commitment is not 24 SHA-256 hashes")
+        if not _is_hex(msg["anchor"], 32):
+            raise Forfeit(seat, "its randomness commitment is not a SHA-256 hash")
+        self.commits[seat] = tiles
+        self.rand[seat] = bytes.fromhex(msg["anchor"])
+        if len(self.log) == 1:
+            self._take_value(seat, msg["r"])
+            self.pending = (seat, self.rand[seat])
+        elif "r" in msg:
+            raise Forfeit(seat, "revealed randomness before both commitments were made")
+
+    def _take_value(self, seat: int, value) -> bytes:
+        v = bytes.fromhex(value) if _is_hex(value, 32) else b""
+        if hashlib.sha256(v).digest() != self.rand[seat]:
+            raise Forfeit(seat, "its random value does not match its randomness commitment "
+                                "(an attempt to choose a draw or a pick)")
+        self.rand[seat] = v
+        return v
+
+    def _joint(self, values: list[bytes]) -> bytes:
+        return sha(b"toybattle/event", self.setup.game, self.event + 1, values[0], values[1])
+
+    def _on_rand(self, msg: dict) -> None:
+        seat = msg["by"]
+        starter, first_value = self.pending
+        values = [b"", b""]
+        values[starter], values[seat] = first_value, self._take_value(seat, msg["r"])
+        joint = self._joint(values)
+        self.event += 1
+        self.pending = None
+        if self.public is None:
+            self._start(joint)
+        else:
+            self._draws(joint, self._reserve_before)
+            if self.public.is_chance:
+                self._pick(joint, msg)
+            elif "open" in msg:
+                raise Forfeit(seat, "opened a tile nobody asked for")
+        self._sync_laid()
+
+    def _start(self, joint: bytes) -> None:
+        first = uniform(joint, "first", 2)
+        s = State.new(self.setup.terrain, self.setup.first_game, first=first,
+                      orders=[full_army(0), full_army(1)])
+        for seat in (0, 1):  # every tile unknown: the draws below say which slots are on the racks
+            u = seat << 4
+            s.rack[seat] = [u] * len(s.rack[seat])
+            s.reserve[seat] = [u] * len(s.reserve[seat])
+            s.aside[seat] = [u] * len(s.aside[seat])
+        self.public = s
+        self._draws(joint, None)
+
+    def _draws(self, joint: bytes, reserve_before: tuple[int, int] | None) -> None:
+        """Each tile drawn is a slot chosen by the joint randomness among the owner's undrawn slots:
+        the same as setting 4 aside unseen and shuffling the rest, and the owner cannot steer it."""
+        for seat in (0, 1):
+            if reserve_before is None:  # the opening racks
+                drawn = len(self.public.rack[seat])
+            else:
+                drawn = reserve_before[seat] - len(self.public.reserve[seat])
+            for j in range(drawn):
+                undrawn = [k for k in range(SLOTS) if self.zone[seat][k] == UNDRAWN]
+                self.zone[seat][undrawn[uniform(joint, f"draw/{seat}/{j}", len(undrawn))]] = RACK
+
+    def _pick_entries(self) -> list[tuple]:
+        """The victim's rack tiles in an order both peers derive from public facts: hidden slots
+        first (by slot number), then tiles whose faces are public. XB-42 may take a laid tile."""
+        p = self.public
+        victim = 1 - p.turn
+        zones = (RACK, LAID) if p.decision == XB_PICK else (RACK,)
+        out: list[tuple] = [("slot", k, self.zone[victim][k]) for k in range(SLOTS) if self.zone[victim][k] in zones]
+        for z in zones:
+            out += [("tile", t & 15, z) for t in getattr(p, z)[victim] if t & 15]
+        return out
+
+    def _pick(self, joint: bytes, msg: dict) -> None:
+        p = self.public
+        victim = 1 - p.turn
+        xb = p.decision == XB_PICK
+        entries = self._pick_entries()
+        kind, what, z = entries[uniform(joint, "pick", len(entries))]
+        laid = 1 if z == LAID else 0
+        if kind == "slot" and xb:  # XB-42 discards it face up: the victim proves its face
+            troop = self._check_opening(victim, msg.get("open"), z, f"the tile XB-42 took (slot {what})")
+            if msg["open"][0] != what:
+                raise Forfeit(victim, f"opened slot {msg['open'][0]} but XB-42's joint random pick was slot {what}")
+            p.reveal(victim, z, [troop])
+            p.apply(A.PICK + (laid << 4) + troop)
+            self.zone[victim][what] = OPEN
+        elif kind == "slot":  # Battlefield: laid face down, only its owner knows the face
+            if "open" in msg:
+                raise Forfeit(victim, "opened a tile nobody asked for")
+            p.apply(A.PICK)  # pick:? (an unknown face moves from the rack to the laid tiles)
+            self.zone[victim][what] = LAID
+        else:
+            if "open" in msg:
+                raise Forfeit(victim, "opened a tile nobody asked for")
+            p.apply(A.PICK + (laid << 4) + what)
+
+    def _check_opening(self, seat: int, opening, zone: str, what: str) -> int:
+        """Check an opening [slot, troop, salt] of one of ``seat``'s slots that must be in ``zone``."""
+        if opening is None:
+            raise Forfeit(seat, f"did not open {what}")
+        k, troop, salt = opening
+        if not (isinstance(k, int) and 0 <= k < SLOTS and troop in TROOPS and _is_hex(salt, 16)):
+            raise Forfeit(seat, f"sent a malformed opening for {what}")
+        where = self.zone[seat][k]
+        if where != zone:
+            why = {UNDRAWN: "was never drawn", OPEN: "was already shown",
+                   LAID: "is laid face down until the end of its owner's turn", RACK: "is on the rack"}[where]
+            raise Forfeit(seat, f"showed slot {k} for {what}, but that tile {why}")
+        if tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self.commits[seat][k]:
+            raise Forfeit(seat, f"showed slot {k} as {name(troop)}, which does not match its commitment")
+        self.faces[seat][k] = troop
+        if sum(1 for v in self.faces[seat].values() if v == troop) > COPIES:
+            raise Forfeit(seat, f"showed more than {COPIES} copies of {name(troop)}")
+        return troop
+
+    def _on_act(self, msg: dict) -> None:
+        seat = msg["by"]
+        p = self.public
+        try:
+            action = parse_action(msg["a"], p.b)
+        except ValueError as e:
+            raise Forfeit(seat, str(e)) from None
+        if A.PICK <= action < A.PICK_END:
+            raise Forfeit(seat, "tried to choose a random pick itself")
+        if A.PLACE <= action < A.PLACE_END:
+            troop = (action - A.PLACE) >> 5
+            if (seat << 4 | troop) in p.rack[seat]:
+                if "open" in msg:
+                    raise Forfeit(seat, "opened a tile nobody asked for")
+            else:
+                shown = self._check_opening(seat, msg.get("open"), RACK, f"the {name(troop)} it placed")
+                if shown != troop:
+                    raise Forfeit(seat, f"placed {name(troop)} but showed a {name(shown)}")
+                p.reveal(seat, RACK, [troop])
+                self.zone[seat][msg["open"][0]] = OPEN
+        elif "open" in msg:
+            raise Forfeit(seat, "opened a tile nobody asked for")
+        self._reserve_before = (len(p.reserve[0]), len(p.reserve[1]))
+        try:
+            p.apply(action)
+        except IllegalAction as e:
+            raise Forfeit(seat, f"played {msg['a']}, which the rules refuse: {e}") from None
+        random_needed = p.is_chance or self._reserve_before != (len(p.reserve[0]), len(p.reserve[1]))
+        if random_needed != ("r" in msg):
+            raise Forfeit(seat, "did not follow the randomness order")
+        if random_needed:
+            self.pending = (seat, self._take_value(seat, msg["r"]))
+        self._sync_laid()
+
+    def _on_stuck(self, msg: dict) -> None:
+        seat = msg["by"]
+        p = self.public
+        hidden = sorted(k for k in range(SLOTS) if self.zone[seat][k] == RACK)
+        openings = msg["open"]
+        if p.decision != TURN or sorted(o[0] for o in openings) != hidden:
+            raise Forfeit(seat, "claimed to be stuck without showing its whole rack")
+        faces = [self._check_opening(seat, o, RACK, "its rack (to prove it is stuck)") for o in openings]
+        p.reveal(seat, RACK, faces)
+        for k in hidden:
+            self.zone[seat][k] = OPEN
+        p.recheck_stuck()
+        if not p.over:
+            can = ", ".join(action_text(a, p.b) for a in p.legal_actions()[:3])
+            raise Forfeit(seat, f"claimed to be stuck but could still play ({can})")
+
+    def _on_open(self, msg: dict) -> None:
+        seat = msg["by"]
+        tiles = msg["tiles"]
+        if not (isinstance(tiles, list) and len(tiles) == SLOTS):
+            raise Forfeit(seat, "refused to open its commitments at the end of the game")
+        faces = []
+        for k, (troop, salt) in enumerate(tiles):
+            if not (troop in TROOPS and _is_hex(salt, 16)) or \
+                    tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self.commits[seat][k]:
+                raise Forfeit(seat, f"at the end, slot {k} does not match its commitment")
+            faces.append(troop)
+        if Counter(faces) != Counter(t & 15 for t in full_army(seat)):
+            raise Forfeit(seat, "its 24 committed tiles are not a true army (3 of each troop)")
+        self._check_final_tiles(seat, faces)
+        self.opened[seat] = True
+
+    def _check_final_tiles(self, seat: int, faces: list[int]) -> None:
+        """Tiles shown during play plus the hidden ones now opened make exactly that seat's army."""
+        p = self.public
+        seen = Counter()
+        for st in p.stacks:
+            seen.update(t & 15 for t in st if t >> 4 == seat)
+        seen.update(t & 15 for t in p.discard if t >> 4 == seat)
+        seen.update(t & 15 for t in p.rack[seat] + p.laid[seat] if t & 15)
+        seen.update(faces[k] for k in range(SLOTS) if self.zone[seat][k] != OPEN)
+        if seen != Counter(t & 15 for t in full_army(seat)):
+            raise Forfeit(seat, "the tiles it played do not add up with the tiles it committed")
+
+    def _sync_laid(self) -> None:
+        """Laid tiles stand up at the end of their owner's turn: follow the public state."""
+        if self.public is None:
+            return
+        for seat in (0, 1):
+            if not any(t == seat << 4 for t in self.public.laid[seat]):
+                self.zone[seat] = [RACK if z == LAID else z for z in self.zone[seat]]
+
+    # ------------------------------------------------------------ the outcome
+
+    def result(self) -> dict:
+        """winner (seat or -1), reason, forfeit reason if any, and the history's final hash."""
+        if self.forfeit:
+            f = self.forfeit
+            return {"winner": 1 - f.seat, "reason": "forfeit", "detail": f"{SEATS[f.seat]} forfeits: {f.reason}",
+                    "head": self.head, "messages": len(self.log)}
+        p = self.public
+        return {"winner": p.winner if p and p.over else -1, "reason": p.reason if p and p.over else "",
+                "detail": "", "head": self.head, "messages": len(self.log)}
+
+
+def _is_hex(value, nbytes: int) -> bool:
+    return isinstance(value, str) and len(value) == 2 * nbytes and all(c in "0123456789abcdef" for c in value)
+

@@ -37,11 +37,12 @@ LEVELS: tuple[Level, ...] = (
     Level("random", "Random", "Plays any legal action at random: for learning the moves.", 0.0),
     Level("greedy", "Greedy", "Takes the best-looking immediate gain (a win, medals, a capture, a step "
           "toward your H.Q.); never looks further ahead.", 0.0),
-    Level("easy", "Easy", "A light search: a few dozen simulated games per move.", 0.25, 40, 6),
-    Level("medium", "Medium", "Searches a few hundred simulated games per move (under a second).", 0.8, 250, 10),
-    Level("hard", "Hard", "Searches about a thousand simulated games per move.", 2.0, 900, 14),
-    Level("expert", "Expert", "The strongest: searches as many simulated games as 2.8 seconds allow.",
-          2.8, 2500, 0),
+    Level("easy", "Easy", "A light search: about sixty simulated games per move.", 0.5, 60, 6),
+    Level("medium", "Medium", "Searches about three hundred simulated games per move (well under a "
+          "second).", 0.9, 300, 10),
+    Level("hard", "Hard", "Searches about a thousand simulated games per move.", 1.8, 1000, 14),
+    Level("expert", "Expert", "The strongest: searches up to 2,000 simulated games per move, every "
+          "action considered (under 3 seconds).", 2.8, 2000, 0),
 )
 DEFAULT_LEVEL = "medium"
 _BY_NAME = {lv.name: lv for lv in LEVELS}

@@ -17,15 +17,9 @@ from dataclasses import dataclass, field
 from ..rules import TERRAIN_IDS, State, action_text, observation
 from . import make_bot
 from .engine import BotFailure, EngineBot
-from .players import Bot
+from .players import Bot, time_limit
 
 ILLEGAL, TIMEOUT, FAILED = "illegal", "time", "failed"
-
-
-def time_limit(budget_s: float) -> float:
-    """The referee's hard limit for a move: twice the budget plus a second of slack
-    (the machine is shared; a bot honouring its budget never comes near it)."""
-    return 2.0 * budget_s + 1.0
 
 
 def build_bot(spec: str, seed: int | None = None) -> Bot:

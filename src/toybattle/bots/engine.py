@@ -14,7 +14,7 @@ from typing import IO
 from ..rules import NotationError, State, action_text, observation, parse_action, parse_position, position_text
 from ..rules.notation import POSITION_HEADER
 from . import DEFAULT_LEVEL, LEVELS, UnknownLevel, make_bot
-from .players import Bot
+from .players import Bot, time_limit
 
 PROTOCOL_VERSION = 1
 COMMANDS = ("toybattle", "isready", "level", "newgame", "position", "go", "hint", "quit")
@@ -196,7 +196,7 @@ class EngineBot(Bot):
         if self.proc is None:
             self.start()
         self._send(["position"] + position_text(obs).splitlines() + ["end", f"go time {budget:g}"])
-        answer = self._read_until("action", budget * 2 + 5.0)
+        answer = self._read_until("action", time_limit(budget) + 0.5)
         try:
             return parse_action(answer, obs.b)
         except ValueError as e:

@@ -18,6 +18,12 @@ from . import heuristic as H
 MAX_PLAYOUT_PLIES = 300
 
 
+def time_limit(budget_s: float) -> float:
+    """The referee's hard limit for one move: twice the budget plus a second of slack (the
+    machine is shared; a bot that honours its budget never comes near it)."""
+    return 2.0 * budget_s + 1.0
+
+
 class Bot:
     """A player that sees only observations. ``choose`` returns one legal action."""
 
@@ -125,10 +131,18 @@ class SearchBot(Bot):
         while n < self.simulations and (n < 8 or time.perf_counter() < deadline):
             self._iterate(root, determinize(obs, rng), allowed, rng)
             n += 1
+            if n % 64 == 0 and self._settled(root, self.simulations - n):
+                break
         scored = [(c.n, c.w / c.n if c.n else 0.0, a) for a, c in root.children.items()]
         visits, rate, best = max(scored)
         self.last_info = {"simulations": n, "seconds": time.perf_counter() - t0, "win_rate": rate, "seat": me}
         return best, f"won {round(rate * 100)}% of {visits} of {n} simulated games"
+
+    @staticmethod
+    def _settled(root: _Node, left: int) -> bool:
+        """True when no other action could overtake the most visited one in the simulations left."""
+        counts = sorted((c.n for c in root.children.values()), reverse=True)
+        return len(counts) > 1 and counts[0] - counts[1] > left
 
     def _iterate(self, root: _Node, s: State, allowed: set[int], rng: random.Random) -> None:
         node = root

@@ -68,6 +68,17 @@ def referee(s: State, players: list[Bot], rng: random.Random) -> GameResult:
     return GameResult(s.winner, s.reason, s.ply, "", think)
 
 
+def _start(players: list[Bot], seed: int) -> GameResult | None:
+    """Seed the bots for a game and start them; a bot that cannot start loses (None if all did)."""
+    for seat, bot in enumerate(players):
+        bot.rng = random.Random(seed + seat)
+        try:
+            bot.new_game()
+        except BotFailure as e:
+            return GameResult(1 - seat, FAILED, 0, str(e))
+    return None
+
+
 def _printable(a: int, s: State) -> bool:
     try:
         action_text(a, s.b)
@@ -102,10 +113,7 @@ def play_deal(bots: tuple[Bot, Bot], index: int, terrain: str, first_game: bool,
     for a_seat in (0, 1):
         s = State.new(terrain, first_game, seed=seed)
         players = [a, b] if a_seat == 0 else [b, a]
-        for k, bot in enumerate((a, b)):
-            bot.rng = random.Random(seed * 4 + a_seat * 2 + k)
-            bot.new_game()
-        r = referee(s, players, random.Random(seed))
+        r = _start(players, seed * 4 + a_seat * 2) or referee(s, players, random.Random(seed))
         games.append((int(r.winner == a_seat), r.reason, r.detail))
         think_a += r.think[a_seat]
         think_b += r.think[1 - a_seat]

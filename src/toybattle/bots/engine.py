@@ -36,17 +36,18 @@ class Engine:
     def handle(self, line: str) -> list[str]:
         """The answer lines to one input line (empty for lines that need no answer)."""
         text = line.strip()
-        if self._pending is not None:
-            if text == "end":
-                return self._end_position()
-            self._pending.append(text)
-            return []
-        if not text:
-            return []
-        word, _, rest = text.partition(" ")
         try:
-            return getattr(self, "_cmd_" + word)(rest.strip()) if word in COMMANDS else \
-                [f"error unknown command {word!r} (expected one of: {', '.join(COMMANDS)})"]
+            if self._pending is not None:
+                if text == "end":
+                    return self._end_position()
+                self._pending.append(text)
+                return []
+            if not text:
+                return []
+            word, _, rest = text.partition(" ")
+            if word not in COMMANDS:
+                raise ProtocolError(f"unknown command {word!r} (expected one of: {', '.join(COMMANDS)})")
+            return getattr(self, "_cmd_" + word)(rest.strip())
         except ProtocolError as e:
             return [f"error {e}"]
 
@@ -89,7 +90,7 @@ class Engine:
             s = parse_position("\n".join(lines))
         except NotationError as e:
             self.obs = None
-            raise ProtocolError(f"bad position: {e}") from None
+            raise ProtocolError(str(e) if str(e).startswith("bad position") else f"bad position: {e}") from None
         # Whatever was sent, the bot receives only what the seat to move may know.
         self.obs = observation(s, s.turn)
         return []

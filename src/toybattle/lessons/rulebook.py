@@ -1,0 +1,117 @@
+"""The rules and the FAQ as data (``data/rules.json``), loaded and validated.
+
+Each rule and each answer names its source (rulebook page, player aid, and the fact
+sheet's [S#] source). Each FAQ answer that states a rule names the engine test that
+checks it (``tests/...py::test_name``); tests/lessons/test_rulebook.py proves those tests exist.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+class RulebookError(ValueError):
+    """rules.json does not have the expected shape; the message says where."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    title: str
+    rules: tuple[Rule, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    topic: str
+    question: str
+    answer: str
+    source: str
+    test: str | None  # None only when the answer states no rule
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    topics: tuple[Topic, ...]
+    faq: tuple[Question, ...]
+
+    def topic_ids(self) -> list[str]:
+        return [t.id for t in self.topics] + ["faq"]
+
+    def topic(self, topic_id: str) -> Topic:
+        return next(t for t in self.topics if t.id == topic_id)
+
+
+def _text(d: Any, key: str, where: str) -> str:
+    v = d.get(key) if isinstance(d, dict) else None
+    if not isinstance(v, str) or not v.strip():
+        raise RulebookError(f"{where}: {key!r} must be a non-empty text")
+    return v
+
+
+def parse(raw: Any) -> Rulebook:
+    if not isinstance(raw, dict) or set(raw) != {"topics", "faq"}:
+        raise RulebookError("rules.json holds {topics, faq}")
+    topics = []
+    for k, t in enumerate(raw["topics"] if isinstance(raw["topics"], list) else []):
+        where = f"topic #{k + 1}"
+        tid = _text(t, "id", where)
+        rules = t.get("rules")
+        if not isinstance(rules, list) or not rules:
+            raise RulebookError(f"topic {tid}: 'rules' must list rules")
+        topics.append(Topic(tid, _text(t, "title", where),
+                            tuple(Rule(_text(r, "text", f"topic {tid}"), _text(r, "source", f"topic {tid}"))
+                                  for r in rules)))
+    if not topics:
+        raise RulebookError("rules.json lists no topics")
+    ids = {t.id for t in topics}
+    faq = []
+    for k, q in enumerate(raw["faq"] if isinstance(raw["faq"], list) else []):
+        where = f"faq #{k + 1}"
+        qid = _text(q, "id", where)
+        if q.get("topic") not in ids:
+            raise RulebookError(f"faq {qid}: topic must be one of {', '.join(sorted(ids))}")
+        test = q.get("test")
+        if test is not None and (not isinstance(test, str) or "::test_" not in test):
+            raise RulebookError(f"faq {qid}: 'test' must look like tests/FILE.py::test_NAME, or be null")
+        faq.append(Question(qid, q["topic"], _text(q, "question", where), _text(q, "answer", where),
+                            _text(q, "source", where), test))
+    if len({q.id for q in faq}) != len(faq) or len(ids) != len(topics) or "faq" in ids:
+        raise RulebookError("topic and question ids must be unique (and no topic may be called 'faq')")
+    return Rulebook(tuple(topics), tuple(faq))
+
+
+@cache
+def load() -> Rulebook:
+    """The shipped rules and FAQ."""
+    text = resources.files("toybattle.lessons").joinpath("data/rules.json").read_text("utf-8")
+    try:
+        return parse(json.loads(text))
+    except json.JSONDecodeError as e:
+        raise RulebookError(f"rules.json is not valid JSON: {e}") from None
+
+
+def as_json(book: Rulebook, topic: str | None = None) -> dict[str, Any]:
+    """The whole book, or one topic with its questions ('faq': every question)."""
+    def q(x: Question) -> dict[str, Any]:
+        return {"id": x.id, "topic": x.topic, "question": x.question, "answer": x.answer, "source": x.source,
+                "test": x.test}
+
+    def t(x: Topic) -> dict[str, Any]:
+        return {"id": x.id, "title": x.title, "rules": [{"text": r.text, "source": r.source} for r in x.rules]}
+
+    if topic is None:
+        return {"topics": [t(x) for x in book.topics], "faq": [q(x) for x in book.faq]}
+    if topic == "faq":
+        return {"id": "faq", "faq": [q(x) for x in book.faq]}
+    return t(book.topic(topic)) | {"faq": [q(x) for x in book.faq if x.topic == topic]}

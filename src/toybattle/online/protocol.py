@@ -139,6 +139,7 @@ class Match:
         self.public: State | None = None
         self.zone: list[list[str]] = [[UNDRAWN] * SLOTS, [UNDRAWN] * SLOTS]
         self.faces: list[dict[int, int]] = [{}, {}]  # opened slots: slot -> troop
+        self.drawn: list[list[int]] = [[], []]  # each seat's slots in the order they were drawn
         self.commits: list[list[str] | None] = [None, None]
         self.rand: list[bytes | None] = [None, None]  # last chain value accepted from each seat
         self.event = 0
@@ -382,7 +383,9 @@ class Match:
                 drawn = reserve_before[seat] - len(self.public.reserve[seat])
             for j in range(drawn):
                 undrawn = [k for k in range(SLOTS) if self.zone[seat][k] == UNDRAWN]
-                self.zone[seat][undrawn[uniform(joint, f"draw/{seat}/{j}", len(undrawn))]] = RACK
+                k = undrawn[uniform(joint, f"draw/{seat}/{j}", len(undrawn))]
+                self.zone[seat][k] = RACK
+                self.drawn[seat].append(k)
 
     def _pick_entries(self) -> list[tuple]:
         """The victim's rack tiles in an order both peers derive from public facts: hidden slots

@@ -454,7 +454,8 @@ class State:
                 self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
                 return
         elif troop == CAPN:
-            if self._placements(seat):
+            # a rack with unknown tiles (an online peer's view) might place: its owner skips if not
+            if self._placements(seat) or (seat << 4) in self.rack[seat]:
                 self.decision = EXTRA
                 return
         elif troop == JUMBO:

@@ -1,0 +1,97 @@
+"""Fixtures for online play: a local magic-wormhole mailbox started by the tests (127.0.0.1 only),
+and peers run as separate `toybattle host/join` processes."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+HERE = Path(__file__).parent
+PEER = HERE / "peer.py"  # runs toybattle with test-only patches (cheats, a crash)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def mailbox(tmp_path_factory):
+    """ws:// URL of a magic-wormhole mailbox on 127.0.0.1, for the whole test session."""
+    d = tmp_path_factory.mktemp("mailbox")
+    port = _free_port()
+    proc = subprocess.Popen(["twist", "wormhole-mailbox", f"--port=tcp:{port}:interface=127.0.0.1",
+                             f"--channel-db={d / 'channels.sqlite'}"], cwd=d,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("the local mailbox did not start")
+    yield f"ws://127.0.0.1:{port}/v1"
+    proc.terminate()
+    proc.wait(10)
+
+
+class Peer:
+    """A toybattle host/join process; ``code()`` waits for the room code it prints."""
+
+    def __init__(self, args: list[str], db: Path, patch: list[str] | None = None):
+        cmd = [sys.executable, str(PEER), *(patch or []), "--", *args]
+        env = dict(os.environ, TOYBATTLE_DB=str(db), PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.lines: list[str] = []
+
+    def code(self) -> str:
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise AssertionError("host ended before printing a code: " + self.proc.stderr.read())
+            self.lines.append(line)
+            if line.startswith("room code: "):
+                return line.split()[-1]
+
+    def finish(self, timeout: float = 120) -> tuple[int, str, str]:
+        out, err = self.proc.communicate(timeout=timeout)
+        return self.proc.returncode, "".join(self.lines) + out, err
+
+    def result(self, timeout: float = 120) -> dict:
+        rc, out, err = self.finish(timeout)
+        lines = [ln for ln in out.splitlines() if ln.startswith("{")]
+        assert lines, f"no result (exit {rc}): {out}\n{err}"
+        return json.loads(lines[-1])
+
+
+@pytest.fixture
+def peers(mailbox, tmp_path):
+    """start(host_args, join_args, host_patch, join_patch) -> (host, joiner) running processes."""
+    started: list[Peer] = []
+
+    def start(host_args=(), join_args=(), host_patch=None, join_patch=None, dbs=("host.db", "join.db")):
+        host = Peer(["host", "--relay", mailbox, "--json", "--timeout", "20", *host_args], tmp_path / dbs[0],
+                    host_patch)
+        started.append(host)
+        code = host.code()
+        joiner = Peer(["join", code, "--relay", mailbox, "--json", "--timeout", "20", *join_args],
+                      tmp_path / dbs[1], join_patch)
+        started.append(joiner)
+        return host, joiner
+
+    yield start
+    for p in started:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.wait()

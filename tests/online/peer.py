@@ -1,0 +1,56 @@
+"""Run `toybattle ARGS` with test-only patches: ``--cheat NAME`` (a tampering peer, see
+online_cheats.py) and ``--die-after N`` (the process dies right after storing message N, before
+sending it, as in a crash or a cut cable). Usage: peer.py [--cheat NAME] [--die-after N] -- ARGS"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from online_cheats import CHEATS  # noqa: E402
+
+from toybattle import cli  # noqa: E402
+from toybattle.online import persist  # noqa: E402
+from toybattle.online.protocol import Match, digest  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    split = argv.index("--")
+    opts, args = argv[:split], argv[split + 1:]
+    if "--cheat" in opts:
+        cheat = CHEATS[opts[opts.index("--cheat") + 1]]
+        honest_make, honest_accept = Match.make, Match.accept
+        forged: set[str] = set()
+
+        def make(self, action=None):
+            text = honest_make(self, action)
+            sent = cheat(self, text)
+            if sent != text:
+                forged.add(sent)
+            return sent
+
+        def accept(self, text, sender):
+            if text in forged:  # the cheater does not check its own forgery
+                self.log.append(text)
+                self.head = digest(text)
+                return {"t": "forged", "by": sender}
+            return honest_accept(self, text, sender)
+
+        Match.make, Match.accept = make, accept
+    if "--die-after" in opts:
+        n = int(opts[opts.index("--die-after") + 1])
+        honest_save = persist.save
+
+        def save(store, match, relay):
+            honest_save(store, match, relay)
+            if len(match.log) >= n:
+                os._exit(9)
+
+        persist.save = save
+    return cli.main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -190,10 +190,11 @@ class MatchReport:
         scores = self.deal_scores()
         m, lo, hi = score_interval(scores)
         games = [g for d in self.deals for g in d.games]
-        reasons = Counter(("A" if won else "B") + " " + reason for won, reason, _ in games)
+        names = (self.spec.bot_b, self.spec.bot_a)
+        reasons = Counter(f"{names[won]} won: {reason}" for won, reason, _ in games)
         think_a = [t for d in self.deals for t in d.think_a]
         think_b = [t for d in self.deals for t in d.think_b]
-        forfeits = [f"deal {d.index}: {'A' if not won else 'B'} lost: {detail}" for d in self.deals
+        forfeits = [f"deal {d.index}: {names[1 - won]} lost: {detail}" for d in self.deals
                     for won, reason, detail in d.games if reason in (ILLEGAL, TIMEOUT, FAILED)]
         out = {
             "bot_a": self.spec.bot_a, "bot_b": self.spec.bot_b,

@@ -125,8 +125,9 @@ def _run_with_progress(spec, sprt):
         return run_match(spec, sprt, lambda r: progress.update(task, completed=len(r.deals), description=line(r)))
 
 
-def _fmt_elo(x) -> str:
-    return "inf" if x is None else f"{x:+.0f}"
+def _fmt_elo(score: float) -> str:
+    from .stats import elo
+    return "+inf" if score >= 1 else "-inf" if score <= 0 else f"{elo(score):+.0f}"
 
 
 def _print_summary(o: dict) -> None:
@@ -135,14 +136,12 @@ def _print_summary(o: dict) -> None:
     print(f"wins: {o['bot_a']} {o['wins_a']}, {o['bot_b']} {o['wins_b']}")
     print(f"score of {o['bot_a']}: {100 * o['score']:.1f}% (95% interval {100 * o['score_low']:.1f}% to "
           f"{100 * o['score_high']:.1f}%)")
-    elo_lo = "-inf" if o["elo_low"] is None and o["score_low"] <= 0 else _fmt_elo(o["elo_low"])
-    elo_hi = _fmt_elo(o["elo_high"]) if o["elo_high"] is not None else "+inf"
-    elo = _fmt_elo(o["elo"]) if o["elo"] is not None else ("+inf" if o["score"] >= 1 else "-inf")
-    print(f"Elo difference: {elo} (95% interval {elo_lo} to {elo_hi})")
+    print(f"Elo difference: {_fmt_elo(o['score'])} (95% interval {_fmt_elo(o['score_low'])} to "
+          f"{_fmt_elo(o['score_high'])})")
     print("endings: " + ", ".join(f"{k}: {v}" for k, v in o["endings"].items()))
     med = o["median_think_s"]
     print("median think per move: " + ", ".join(
-        f"{name} {1000 * v:.0f} ms" for name, v in ((o['bot_a'], med['a']), (o['bot_b'], med['b'])) if v is not None))
+        f"{name} {1000 * v:.1f} ms" for name, v in ((o['bot_a'], med['a']), (o['bot_b'], med['b'])) if v is not None))
     if "sprt" in o:
         s = o["sprt"]
         verdict = {"H1": f"accepted H1: {o['bot_a']} is at least {s['elo1']:+g} Elo stronger",

@@ -136,7 +136,7 @@ class SearchBot(Bot):
         scored = [(c.n, c.w / c.n if c.n else 0.0, a) for a, c in root.children.items()]
         visits, rate, best = max(scored)
         self.last_info = {"simulations": n, "seconds": time.perf_counter() - t0, "win_rate": rate, "seat": me}
-        return best, f"won {round(rate * 100)}% of {visits} of {n} simulated games"
+        return best, f"search: won {round(rate * 100)}% of the {visits} simulated games that tried it, of {n}"
 
     @staticmethod
     def _settled(root: _Node, left: int) -> bool:

@@ -2,7 +2,8 @@
 
 Each rule and each answer names its source (rulebook page, player aid, and the fact
 sheet's [S#] source). Each FAQ answer that states a rule names the engine test that
-checks it (``tests/...py::test_name``); tests/lessons/test_rulebook.py proves those tests exist.
+checks it (``tests/rules/test_faq.py::test_name``); tests/lessons/test_rulebook.py proves
+those tests exist and that docs/rulings.md names the same ones.
 """
 from __future__ import annotations
 

@@ -117,7 +117,7 @@ def parse_terrain(raw: object) -> Terrain:
         if "allowed" in n:
             try:
                 allowed = frozenset(parse_troop(t) for t in n["allowed"])
-            except (TypeError, ValueError) as e:
+            except (TypeError, ValueError, AttributeError) as e:  # AttributeError: a non-text entry
                 raise TerrainError(f"{nw}: bad 'allowed' list: {e}") from None
             if not allowed or 0 in allowed:
                 raise TerrainError(f"{nw}: 'allowed' must name troops")
@@ -153,10 +153,13 @@ def parse_terrain(raw: object) -> Terrain:
             raise TerrainError(f"{rw}: must be an object")
         rid = _req(r, "id", int, rw)
         bases = _req(r, "bases", list, f"{rw} {rid}")
-        if not bases or any(kinds.get(b) != "base" for b in bases):
+        if not bases or any(not isinstance(b, int) or kinds.get(b) != "base" for b in bases):
             raise TerrainError(f"{rw} {rid}: every region must be bounded by existing bases, got {bases}")
         medals = _req(r, "medals", int, f"{rw} {rid}")
-        spots = tuple(tuple(s) for s in r.get("medal_spots", []))
+        try:
+            spots = tuple((float(x), float(y)) for x, y in r.get("medal_spots", []))
+        except (TypeError, ValueError):
+            raise TerrainError(f"{rw} {rid}: medal_spots must be a list of [x, y] pairs") from None
         if medals < 0 or len(spots) not in (0, medals):
             raise TerrainError(f"{rw} {rid}: medals must be >= 0, with one spot per medal")
         regions.append(Region(rid, tuple(bases), medals, spots))

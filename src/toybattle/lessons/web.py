@@ -1,0 +1,185 @@
+"""The Learn section of the app: routes mounted by ``toybattle.app.server`` through ``routes(ctx)``.
+
+    GET  /learn                          the page (web/learn.html)
+    GET  /api/lessons                    topics and lessons (id, title, topic, terrain, mode)
+    GET  /api/lessons/{id}               one lesson: texts, hints, goal in words, the learner's view
+    POST /api/lessons/{id}/play          {"actions": [...], "nonce": "..."} -> verdict, feedback, view
+    POST /api/lessons/{id}/continue      {"actions": [...], "nonce": "...", "level": "..."} -> a bot game
+    GET  /api/rules                      the rules and the FAQ
+
+The server is stateless about lessons: the browser sends the learner's actions so far
+and a nonce; chance (XB-42, tanks) is drawn from a generator keyed by a per-process
+secret and that nonce, so the same attempt replays the same way and the browser
+cannot predict a blind pick. The learner only ever receives the observation of their
+own seat (``toybattle.app.view.seat_view``): Red's rack, the reserves and the tiles set
+aside stay hidden, as in a game.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from toybattle.app.session import LocalSession, new_token
+from toybattle.app.view import seat_view
+from toybattle.rules import SEATS, Record, State, determinize, observation
+from toybattle.store import GameRow, StoreError
+
+from . import goals, rulebook
+from .lesson import Lesson, all_lessons, lesson, topics
+from .play import Attempt, play
+
+LINKS = [{"label": "Learn to play", "href": "/learn"}]
+MAX_ACTIONS = 24
+_SECRET = secrets.token_bytes(32)
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _rng(lesson_id: str, nonce: str) -> random.Random:
+    digest = hmac.new(_SECRET, f"{lesson_id}\n{nonce}".encode(), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def _view(s: State, me: int, x: Lesson) -> dict:
+    return seat_view(observation(s, me), me, game={"id": f"lesson:{x.id}", "kind": "lesson",
+                                                    "terrain": s.terrain.id, "first_game": s.first_game})
+
+
+def lesson_json(x: Lesson) -> dict[str, Any]:
+    s = x.start()
+    me = s.actor
+    return x.summary() | {
+        "source": x.source, "intro": x.intro, "steps": list(x.steps), "question": x.question,
+        "hints": list(x.hints), "goal": [goals.describe(c) for c in x.goal], "seat": SEATS[me],
+        "terrain": s.terrain.id, "terrain_name": s.terrain.name, "first_game": s.first_game,
+        "view": _view(s, me, x),
+    }
+
+
+def attempt_json(x: Lesson, a: Attempt) -> dict[str, Any]:
+    return {"status": a.status, "done": a.done, "feedback": a.feedback, "refusal": a.refusal,
+            "actions": a.actions, "view": _view(a.state, a.me, x)}
+
+
+def _find(request: Request) -> Lesson | None:
+    try:
+        return lesson(request.path_params["lesson"])
+    except KeyError:
+        return None
+
+
+async def _body(request: Request) -> tuple[list[str], str, dict] | JSONResponse:
+    """The learner's actions and nonce from a POST body, checked (and the whole body)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return _error("send a JSON object")
+    if not isinstance(body, dict):
+        return _error("send a JSON object")
+    actions, nonce = body.get("actions", []), body.get("nonce", "")
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS or \
+            not all(isinstance(t, str) and 0 < len(t) <= 40 for t in actions):
+        return _error(f"'actions' is a list of at most {MAX_ACTIONS} actions such as \"7@18\"")
+    if not isinstance(nonce, str) or len(nonce) > 64:
+        return _error("'nonce' is a short text")
+    return actions, nonce, body
+
+
+async def page(request: Request) -> Response:
+    return FileResponse(request.app.state.ctx.web_dir / "learn.html", headers={"Cache-Control": "no-cache"})
+
+
+async def list_lessons(request: Request) -> JSONResponse:
+    out = []
+    for t in topics():
+        rows = []
+        for x in t.lessons:
+            s = x.start()
+            rows.append(x.summary() | {"terrain": s.terrain.id, "first_game": s.first_game})
+        out.append({"id": t.id, "title": t.title, "lessons": rows})
+    return JSONResponse({"topics": out})
+
+
+async def get_lesson(request: Request) -> JSONResponse:
+    x = _find(request)
+    if x is None:
+        return _error("no such lesson", 404)
+    return JSONResponse(lesson_json(x))
+
+
+async def play_lesson(request: Request) -> JSONResponse:
+    x = _find(request)
+    if x is None:
+        return _error("no such lesson", 404)
+    got = await _body(request)
+    if isinstance(got, JSONResponse):
+        return got
+    actions, nonce, _ = got
+    return JSONResponse(attempt_json(x, play(x, actions, _rng(x.id, nonce))))
+
+
+async def continue_lesson(request: Request) -> JSONResponse:
+    """A new game against a bot, from where the learner's move left the lesson (or from its start)."""
+    x = _find(request)
+    if x is None:
+        return _error("no such lesson", 404)
+    got = await _body(request)
+    if isinstance(got, JSONResponse):
+        return got
+    actions, nonce, body = got
+    ctx = request.app.state.ctx
+    levels = [lv.name for lv in ctx.levels()]
+    level = body.get("level") or levels[min(len(levels) - 1, 1)]
+    if level not in levels:
+        return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(levels)})")
+    attempt = play(x, actions, _rng(x.id, nonce))
+    s = attempt.state if attempt.done and not attempt.state.over else x.start()
+    try:
+        session = start_bot_game(ctx, x, s, attempt.me, level)
+    except StoreError as e:
+        return _error(f"the game could not be stored: {e}", 500)
+    token = session.tokens[attempt.me]
+    return JSONResponse({"game": session.id, "token": token, "url": f"/join/{session.id}/{token}"})
+
+
+def start_bot_game(ctx: Any, x: Lesson, s: State, human: int, level: str) -> LocalSession:
+    """Store and start a bot game from ``s`` (unknown tiles dealt at random), the learner on ``human``."""
+    full = determinize(s, random.SystemRandom())
+    me = SEATS[human]
+    meta = {"tokens": {me: new_token()}, "lesson": x.id, "bot": {"seat": SEATS[1 - human], "level": level},
+            "settings": {"kind": "bot", "terrain": full.terrain.id, "first_game": full.first_game,
+                         "first": "random", "human": me, "level": level}}
+    row = GameRow(id=secrets.token_hex(6), kind="bot", record=Record(full).text(), meta=meta)
+    ctx.store.put(row)
+    session = LocalSession(row, ctx.store, ctx.games.bot_delay)
+    ctx.games.add(session)
+    session.kick_bot()
+    return session
+
+
+async def rules(request: Request) -> JSONResponse:
+    return JSONResponse(rulebook.as_json(rulebook.load()))
+
+
+def routes(ctx: Any) -> list[Route]:
+    """The Learn section's routes (``ctx`` is the app's AppContext). Loading every lesson here means a
+    broken lesson file stops the server at start-up with its message, not in front of a learner."""
+    all_lessons()
+    rulebook.load()
+    return [
+        Route("/learn", page),
+        Route("/api/lessons", list_lessons),
+        Route("/api/lessons/{lesson}", get_lesson),
+        Route("/api/lessons/{lesson}/play", play_lesson, methods=["POST"]),
+        Route("/api/lessons/{lesson}/continue", continue_lesson, methods=["POST"]),
+        Route("/api/rules", rules),
+    ]

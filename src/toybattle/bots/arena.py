@@ -14,10 +14,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from ..rules import TERRAIN_IDS, State, action_text, observation
+from ..rules import State, action_text, observation
 from . import make_bot
 from .engine import BotFailure, EngineBot
 from .players import Bot, time_limit
+from .stats import elo, score_interval, sprt_decision, sprt_llr
 
 ILLEGAL, TIMEOUT, FAILED = "illegal", "time", "failed"
 
@@ -186,7 +187,6 @@ class MatchReport:
         return [d.score for d in self.deals]
 
     def summary(self) -> dict:
-        from .stats import elo, score_interval, sprt_llr
         scores = self.deal_scores()
         m, lo, hi = score_interval(scores)
         games = [g for d in self.deals for g in d.games]
@@ -226,7 +226,6 @@ def _median(xs: list[float]) -> float | None:
 def run_match(spec: MatchSpec, sprt: tuple[float, float] | None = None,
               on_deal: Callable[[MatchReport], None] | None = None) -> MatchReport:
     """Play the match (stopping early when the SPRT decides); ``on_deal`` sees each step."""
-    from .stats import sprt_decision
     report = MatchReport(spec, sprt=sprt)
     t0 = time.perf_counter()
     results = run_deals(spec)
@@ -246,15 +245,10 @@ def run_match(spec: MatchSpec, sprt: tuple[float, float] | None = None,
     return report
 
 
-def all_terrains() -> tuple[str, ...]:
-    return TERRAIN_IDS
-
-
 # ---------------------------------------------------------------- the running-score plot
 
 def plot_svg(report: MatchReport, width: int = 640, height: int = 360) -> str:
     """An SVG of A's running score after each deal, with its 95% interval and the 50% line."""
-    from .stats import score_interval
     scores = report.deal_scores()
     pad_l, pad_r, pad_t, pad_b = 56, 16, 34, 40
     w, h = width - pad_l - pad_r, height - pad_t - pad_b

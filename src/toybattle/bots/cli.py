@@ -69,7 +69,7 @@ def _sprt(text: str | None) -> tuple[float, float] | None:
 
 
 def cmd_arena(args) -> int:
-    from .arena import MatchSpec, plot_svg, run_match
+    from .arena import MatchSpec, plot_svg
     a, b = _bot_spec(args.bot_a), _bot_spec(args.bot_b)
     if args.games < 2:
         raise UserError("--games must be at least 2 (one duplicate deal)")

@@ -142,11 +142,12 @@ def evaluate(s: State, seat: int) -> float:
     own = [own_mask(s, 0), own_mask(s, 1)]
     d_me = hq_distance(s, seat, own[seat])
     d_en = hq_distance(s, enemy, own[enemy])
-    mover = s.turn
-    # A seat already connected next to an enemy H.Q. wins on its turn unless the other blocks first.
-    if d_en == 1 and mover == enemy:
+    # The seat that places the next tile: after a troop or base effect is settled, the turn passes.
+    mover = s.turn if s.decision in (TURN, EXTRA) else 1 - s.turn
+    # A seat already connected next to an enemy H.Q. wins with its next tile unless blocked first.
+    if d_en == 1 and mover == enemy and s.hand_size(enemy):
         return -WIN / 2
-    if d_me == 1 and mover == seat:
+    if d_me == 1 and mover == seat and s.rack[seat]:
         return WIN / 2
     b = s.b
     v = 0.0

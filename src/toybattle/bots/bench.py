@@ -1,0 +1,78 @@
+"""Measure the bots on one core: think time per move for every level, and search speed.
+
+    python -m toybattle.bots.bench [--positions 60] [--terrain castle] [--json]
+
+Positions are the observations met in games between two greedy bots (a fixed seed), so they
+look like real play; the median over them is reported (docs/benchmarks/bots.md).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from ..rules import State, observation
+from . import LEVELS, make_bot
+from .players import SearchBot, simulations_per_second
+
+
+def sample_positions(count: int, terrain: str, seed: int = 1) -> list[State]:
+    """Observations of the seat to move at its decisions, from greedy-vs-greedy games."""
+    rng = random.Random(seed)
+    out: list[State] = []
+    bots = [make_bot("greedy", seed), make_bot("greedy", seed + 1)]
+    game = 0
+    while len(out) < count:
+        s = State.new(terrain, seed=seed * 1000 + game)
+        game += 1
+        while not s.over and len(out) < count:
+            if s.is_chance:
+                s.apply_unchecked(s.sample_chance(rng))
+                continue
+            obs = observation(s, s.actor)
+            if len(obs.legal_actions()) > 1 and rng.random() < 0.5:
+                out.append(obs)
+            s.apply_unchecked(bots[s.actor].choose(obs))
+    return out
+
+
+def measure(positions: list[State]) -> dict:
+    rows = {}
+    for lv in LEVELS:
+        bot = make_bot(lv.name, seed=1)
+        times, sims = [], []
+        for obs in positions:
+            t0 = time.perf_counter()
+            bot.choose(obs)
+            times.append(time.perf_counter() - t0)
+            if isinstance(bot, SearchBot):
+                sims.append(bot.last_info.get("simulations", 0))
+        rows[lv.name] = {"budget_s": lv.budget_s, "median_s": statistics.median(times), "max_s": max(times),
+                         "median_simulations": statistics.median(sims) if sims else None}
+    speed = [simulations_per_second(obs, 0.5, seed=k) for k, obs in enumerate(positions[:20])]
+    return {"positions": len(positions), "levels": rows,
+            "simulations_per_s_median": statistics.median(speed)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--positions", type=int, default=60)
+    p.add_argument("--terrain", default="castle")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    r = measure(sample_positions(args.positions, args.terrain))
+    if args.json:
+        print(json.dumps(r, indent=1))
+        return
+    for name, row in r["levels"].items():
+        sims = f", {row['median_simulations']:.0f} simulations" if row["median_simulations"] is not None else ""
+        print(f"{name:<8} budget {row['budget_s']:.1f} s: median {1000 * row['median_s']:.1f} ms, "
+              f"max {1000 * row['max_s']:.0f} ms{sims}")
+    print(f"determinized simulations per second (one core, median of 20 positions): "
+          f"{r['simulations_per_s_median']:.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -166,7 +166,7 @@ function drawBoard(st) {
     const g = document.createElementNS(SVG, "g");
     const stack = view.stacks[String(n.id)] || [];
     const top = stack[stack.length - 1];
-    const classes = ["node", n.kind === "hq" ? `hq hq-${n.side}` : "", n.power || n.allowed ? "special" : "",
+    const classes = ["node", n.kind === "hq" ? `hq hq-${n.side}` : "", (n.power || n.allowed) && !view.first_game ? "special" : "",
                      hot.has(n.id) ? "target" : "", st.shoveFrom === n.id ? "chosen" : ""];
     g.setAttribute("class", classes.join(" ").trim());
     g.setAttribute("data-node", n.id);
@@ -183,10 +183,12 @@ function drawBoard(st) {
     if (top) { t.setAttribute("class", "tile"); t.textContent = top[1] + (stack.length > 1 ? "+" : ""); }
     else { t.setAttribute("class", "id"); t.textContent = n.kind === "hq" ? "HQ" : n.id; }
     g.append(t);
-    const idt = document.createElementNS(SVG, "text");
-    idt.setAttribute("x", x + 3.6); idt.setAttribute("y", y - 3.4); idt.setAttribute("class", "id");
-    idt.textContent = n.id;
-    g.append(idt);
+    if (top || n.kind === "hq") {  // the id stays readable beside an occupied node
+      const idt = document.createElementNS(SVG, "text");
+      idt.setAttribute("x", x + 3.6); idt.setAttribute("y", y - 3.4); idt.setAttribute("class", "id");
+      idt.textContent = n.id;
+      g.append(idt);
+    }
     g.addEventListener("click", () => nodeClick(st, n.id));
     svg.append(g);
   }

@@ -1,0 +1,226 @@
+"""Properties of the engine over many random games, on every terrain and in both modes.
+
+Each hypothesis example plays one whole game with uniformly random legal actions (and random chance
+outcomes) and checks an invariant after every action. About 200 games in all.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toybattle.rules import (BLUE, RED, IllegalAction, State, action_text, actions, determinize, observation,
+                             parse_position, parse_record, position_text, setup_record)
+from toybattle.rules.troops import RACK_LIMIT, full_army
+from toybattle.rules.terrain import TERRAIN_IDS
+from toybattle.rules.state import XB_PICK
+from toybattle.rules.view import hidden_from
+
+SEEDS = st.integers(0, 2**31)
+TERRAINS = st.sampled_from(TERRAIN_IDS)
+MODES = st.booleans()
+FEW = settings(max_examples=30, deadline=None)
+
+
+def new_game(seed: int, terrain: str, first_game: bool) -> tuple[State, random.Random, int, list[list[int]]]:
+    rng = random.Random(seed)
+    orders = []
+    for seat in (BLUE, RED):
+        army = full_army(seat)
+        rng.shuffle(army)
+        orders.append(army)
+    first = rng.randrange(2)
+    return State.new(terrain, first_game, first, orders), rng, first, orders
+
+
+def walk(seed: int, terrain: str, first_game: bool):
+    """Play one random game; yield (state before, action, state after) for every action."""
+    s, rng, _, _ = new_game(seed, terrain, first_game)
+    while not s.over:
+        a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
+        before = s.copy()
+        s.apply(a)
+        yield before, a, s
+    assert s.ply < 1000
+
+
+def all_tiles(s: State, seat: int) -> list[int]:
+    return sorted(s.aside[seat] + s.reserve[seat] + s.rack[seat] + s.laid[seat] +
+                  [t for st_ in s.stacks for t in st_ if t >> 4 == seat] + [t for t in s.discard if t >> 4 == seat])
+
+
+# ----------------------------------------------------------------- conservation, rack cap, claims
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_tiles_conserved_rack_capped_regions_pay_once(seed, terrain, first_game):
+    """Each army's 24 tiles stay across set-aside, reserve, rack, laid, board and discard; no rack ever
+    holds more than 8; a claimed region never changes hands and medals never go down."""
+    for before, _, s in walk(seed, terrain, first_game):
+        for seat in (BLUE, RED):
+            assert all_tiles(s, seat) == full_army(seat)
+            assert s.hand_size(seat) <= RACK_LIMIT
+            assert len(s.aside[seat]) == 4
+            assert s.medals(seat) >= before.medals(seat)
+        for k, who in enumerate(before.claimed):
+            if who >= 0:
+                assert s.claimed[k] == who
+        for k, (bases, _) in enumerate(s.b.regions):  # every fully held region is claimed
+            owners = {s.owner(i) for i in bases}
+            if len(owners) == 1 and -1 not in owners:
+                assert s.claimed[k] >= 0
+
+
+# ----------------------------------------------------------------- hidden information
+
+def check_observation(s: State, seat: int, arrived: Counter) -> None:
+    obs = observation(s, seat)
+    enemy = 1 - seat
+    hidden = hidden_from(s, seat)
+    zones = {"rack": obs.rack[enemy], "laid": obs.laid[enemy], "reserve": obs.reserve[enemy],
+             "aside": obs.aside[enemy], "own_reserve": obs.reserve[seat], "own_aside": obs.aside[seat]}
+    for zone, tiles in zones.items():
+        assert len(tiles) == len(hidden[zone]) and all(t & 15 == 0 for t in tiles), zone
+    assert obs.rack[seat] == s.rack[seat] and obs.laid[seat] == s.laid[seat]
+    assert obs.stacks == s.stacks and obs.discard == s.discard and obs.claimed == s.claimed
+    assert (obs.turn, obs.decision, obs.dnode, obs.queue) == (s.turn, s.decision, s.dnode, s.queue)
+    for who in (BLUE, RED):  # public tiles are exactly those seen arriving and not seen leaving since
+        assert Counter(obs.public[who]) == arrived[who]
+        assert arrived[who] <= Counter(s.rack[who] + s.laid[who])
+    text = position_text(obs)  # the observation's text shows no hidden face either
+    for line in text.splitlines():
+        if line.startswith((f"{('blue', 'red')[enemy]} rack", f"{('blue', 'red')[enemy]} laid",
+                            "blue reserve", "red reserve", "blue aside", "red aside")):
+            assert line.split()[2] == "-" or line.split()[2].startswith("?x"), line
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_observation_hides_what_the_seat_may_not_know(seed, terrain, first_game):
+    """An observation never shows the opponent's rack, laid tiles, reserve or set-aside tiles, nor the
+    seat's own reserve order or set-aside tiles; public tiles are only ones that arrived in view (a
+    recall or a recovery), less one of a kind each time a tile of that kind leaves the rack in view."""
+    arrived = [Counter(), Counter()]
+    s0, _, _, _ = new_game(seed, terrain, first_game)
+    for seat in (BLUE, RED):
+        check_observation(s0, seat, arrived)
+    for before, a, s in walk(seed, terrain, first_game):
+        seat = before.turn
+        if actions.RECALL <= a < actions.RECALL_END:
+            arrived[seat][before.stacks[a - actions.RECALL][-1]] += 1
+        elif actions.RECOVER <= a < actions.RECOVER_END:
+            arrived[seat][seat << 4 | (a - actions.RECOVER)] += 1
+        elif actions.PLACE <= a < actions.PLACE_END:
+            arrived[seat] -= Counter([seat << 4 | (a - actions.PLACE) >> 5])
+        elif actions.PICK <= a < actions.PICK_END and before.decision == XB_PICK:
+            arrived[1 - seat] -= Counter([(1 - seat) << 4 | (a & 15)])
+        for seat in (BLUE, RED):
+            check_observation(s, seat, arrived)
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_observation_legal_actions_and_determinize(seed, terrain, first_game):
+    """At the observer's own decisions the observation lists exactly the true legal actions; determinize
+    fills every unknown consistently: 24 tiles per army, the same public information and stacks."""
+    rng = random.Random(seed ^ 0x5EED)
+    for _, _, s in walk(seed, terrain, first_game):
+        if s.over:
+            break
+        for seat in (BLUE, RED):
+            obs = observation(s, seat)
+            if s.actor == seat:
+                assert obs.legal_actions() == s.legal_actions()
+            full = determinize(obs, rng)
+            for who in (BLUE, RED):
+                assert all_tiles(full, who) == full_army(who)
+                assert all(t & 15 for t in all_tiles(full, who))
+                for zone in ("rack", "laid", "reserve", "aside"):
+                    assert len(getattr(full, zone)[who]) == len(getattr(s, zone)[who])
+                assert Counter(full.public[who]) <= Counter(full.rack[who] + full.laid[who])
+            assert full.rack[seat] == s.rack[seat] and full.laid[seat] == s.laid[seat]
+            assert full.stacks == s.stacks and full.discard == s.discard and full.claimed == s.claimed
+            assert full.public == s.public
+            assert (full.turn, full.decision, full.dnode, full.queue, full.ply) == \
+                (s.turn, s.decision, s.dnode, s.queue, s.ply)
+            assert observation(full, seat) == obs
+            if s.actor == seat:
+                assert full.legal_actions() == s.legal_actions()
+
+
+# ----------------------------------------------------------------- records and positions
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_replaying_a_record_reproduces_the_game(seed, terrain, first_game):
+    """A game written as a record (setup + actions as text) and read back replays to the same state."""
+    s, rng, first, orders = new_game(seed, terrain, first_game)
+    record = setup_record(terrain, first_game, first, orders)
+    while not s.over:
+        a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
+        record.actions.append(action_text(a, s.b))
+        s.apply(a)
+    assert record.replay() == s
+    again = parse_record(record.text())
+    assert again.replay() == s
+    assert again.text() == record.text()
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_position_format_round_trips(seed, terrain, first_game):
+    """position_text -> parse_position -> position_text is exact, for true states and observations; a
+    record that starts from a mid-game position replays to the same end."""
+    states = [s.copy() for _, _, s in walk(seed, terrain, first_game)]
+    for s in states:
+        text = position_text(s)
+        back = parse_position(text)
+        assert back == s and position_text(back) == text
+        for seat in (BLUE, RED):
+            obs = observation(s, seat)
+            assert parse_position(position_text(obs)) == obs
+
+
+# ----------------------------------------------------------------- refusals change nothing
+
+def some_actions(s: State, rng: random.Random) -> list[int]:
+    """A sample of every kind of action, most of them illegal now."""
+    n = s.b.size
+    pool = [actions.DRAW, actions.USE, actions.SKIP, -1, 0, 4, 10**9, actions.PLACE_END, actions.PICK_END]
+    pool += [actions.place(t, rng.randrange(n)) for t in range(0, 10)]
+    pool += [actions.place(rng.randrange(1, 9), 31)]
+    pool += [actions.JUMBO + rng.randrange(32), actions.RECALL + rng.randrange(32)]
+    pool += [actions.SHOVE + (rng.randrange(n) << 5) + rng.randrange(n), actions.RECOVER + rng.randrange(9)]
+    pool += [actions.PICK + rng.randrange(32)]
+    return pool
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_illegal_action_leaves_the_state_exactly_as_it_was(seed, terrain, first_game):
+    """apply() of a refused action raises IllegalAction with the rule in words and changes nothing;
+    every listed action is accepted (refusal is empty)."""
+    rng = random.Random(seed)
+    previous = None
+    for before, _, s in walk(seed, terrain, first_game):
+        if previous is not None:  # playing on a state never changes an earlier copy of it
+            assert position_text(before) == previous
+        previous = position_text(s)
+        legal = set(s.legal_actions())
+        for a in legal:
+            assert s.refusal(a) == ""
+        for a in some_actions(s, rng):
+            if a in legal:
+                continue
+            before = s.copy()
+            why = s.refusal(a)
+            assert why and "\n" not in why
+            try:
+                s.apply(a)
+            except IllegalAction as e:
+                assert str(e) == why
+            else:
+                raise AssertionError(f"illegal action {a} was applied")
+            assert s == before

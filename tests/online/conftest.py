@@ -77,15 +77,16 @@ class Peer:
 
 @pytest.fixture
 def peers(mailbox, tmp_path):
-    """start(host_args, join_args, host_patch, join_patch) -> (host, joiner) running processes."""
+    """start(host_args, join_args, host_patch, join_patch, dbs, code) -> (host, joiner) processes;
+    ``code`` turns the host's room code into the one the joiner types."""
     started: list[Peer] = []
 
-    def start(host_args=(), join_args=(), host_patch=None, join_patch=None, dbs=("host.db", "join.db")):
+    def start(host_args=(), join_args=(), host_patch=None, join_patch=None, dbs=("host.db", "join.db"),
+              code=lambda c: c):
         host = Peer(["host", "--relay", mailbox, "--json", "--timeout", "20", *host_args], tmp_path / dbs[0],
                     host_patch)
         started.append(host)
-        code = host.code()
-        joiner = Peer(["join", code, "--relay", mailbox, "--json", "--timeout", "20", *join_args],
+        joiner = Peer(["join", code(host.code()), "--relay", mailbox, "--json", "--timeout", "20", *join_args],
                       tmp_path / dbs[1], join_patch)
         started.append(joiner)
         return host, joiner

@@ -1,6 +1,7 @@
 """Run `toybattle ARGS` with test-only patches: ``--cheat NAME`` (a tampering peer, see
 online_cheats.py) and ``--die-after N`` (the process dies right after storing message N, before
-sending it, as in a crash or a cut cable). Usage: peer.py [--cheat NAME] [--die-after N] -- ARGS"""
+sending it, as in a crash or a cut cable). ``--protocol N`` (claim another
+protocol version). Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] -- ARGS"""
 from __future__ import annotations
 
 import os
@@ -21,7 +22,7 @@ def main(argv: list[str]) -> int:
     opts, args = argv[:split], argv[split + 1:]
     if "--cheat" in opts:
         cheat = CHEATS[opts[opts.index("--cheat") + 1]]
-        honest_make, honest_accept = Match.make, Match.accept
+        honest_make, honest_accept, honest_move = Match.make, Match.accept, Match.my_move
         forged: set[str] = set()
 
         def make(self, action=None):
@@ -35,10 +36,17 @@ def main(argv: list[str]) -> int:
             if text in forged:  # the cheater does not check its own forgery
                 self.log.append(text)
                 self.head = digest(text)
+                self.cheated = True
                 return {"t": "forged", "by": sender}
             return honest_accept(self, text, sender)
 
-        Match.make, Match.accept = make, accept
+        def my_move(self):  # after a forgery, wait for the other side's verdict
+            return None if getattr(self, "cheated", False) else honest_move(self)
+
+        Match.make, Match.accept, Match.my_move = make, accept, my_move
+    if "--protocol" in opts:  # pretend to be another version of toybattle
+        from toybattle.online import transport
+        transport.PROTOCOL = int(opts[opts.index("--protocol") + 1])
     if "--die-after" in opts:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save

@@ -67,6 +67,7 @@ class Link:
         from wormhole.errors import WormholeError
         if self._next is None:  # one outstanding receive, kept across timeouts (never cancelled)
             self._next = self._w.get_message().asFuture(self._loop)
+            self._next.add_done_callback(lambda f: f.cancelled() or f.exception())  # closing fails it: fine
         try:
             raw = await asyncio.wait_for(asyncio.shield(self._next), timeout)
         except asyncio.TimeoutError:
@@ -176,7 +177,7 @@ async def join(reactor: Any, relay: str, code: str, wait: float | None = 60.0) -
     return await _connected(w, loop, relay, code, False, wait)
 
 
-async def _room_listed(helper: Any, nameplate: str, patience: float = 3.0) -> bool:
+async def _room_listed(helper: Any, nameplate: str, patience: float = 2.0) -> bool:
     """Whether the mailbox lists the room's nameplate. A mailbox that lists nothing at all (listing
     may be turned off) gets the benefit of the doubt: the wait for the host then decides."""
     loop = asyncio.get_running_loop()

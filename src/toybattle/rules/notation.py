@@ -78,7 +78,9 @@ def _parse_tiles(words: list[str], seat: int) -> list[int]:
             try:
                 n = int(w[2:])
             except ValueError:
-                raise NotationError(f"bad unknown-tile count {w!r}") from None
+                n = -1
+            if not 0 <= n <= len(full_army(seat)):  # also keeps "?x99999999999" from filling memory
+                raise NotationError(f"bad unknown-tile count {w!r}")
             out += [seat << 4] * n
             continue
         out.append((seat << 4) | parse_troop(w))
@@ -120,13 +122,24 @@ def parse_position(text: str) -> State:
             continue
         if key in fields:
             raise NotationError(f"line {n}: {key!r} given twice")
+        if len(words) < 2 and key in _KNOWN:
+            raise NotationError(f"line {n}: {key!r} needs a value")
         fields[key] = words[1:]
     try:
         return _build(fields, stacks)
     except NotationError:
         raise
-    except (ValueError, KeyError, IndexError, TerrainError) as e:
+    except KeyError as e:  # a node id the terrain does not have
+        raise NotationError(f"bad position: no node {e.args[0]} on this terrain") from None
+    except (ValueError, IndexError, TerrainError) as e:
         raise NotationError(f"bad position: {e}") from None
+
+
+def _int(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise NotationError(f"{what} must be a whole number, not {word!r}") from None
 
 
 _KNOWN = {"terrain", "mode", "first", "turn", "decision", "queue", "discard", "claimed", "ply"} | {
@@ -181,12 +194,12 @@ def _build(f: dict[str, list[str]], stacks: list[tuple[int, list[str]]]) -> Stat
         if len(dec) >= 3:
             s.winner, s.reason = parse_seat(dec[1]), dec[2]
     elif len(dec) > 1:
-        s.dnode = b.index[int(dec[1])]
+        s.dnode = b.index[_int(dec[1], "the decision's node")]
     for w in f.get("queue", []):
         nid, _, h = w.partition(":")
-        s.queue.append((b.index[int(nid)], int(h)))
+        s.queue.append((b.index[_int(nid, "a queue node")], _int(h, f"queue entry {w!r} (NODE:HEIGHT): height")))
     if "ply" in f:
-        s.ply = int(f["ply"][0])
+        s.ply = _int(f["ply"][0], "ply")
     check_position(s)
     return s
 
@@ -304,6 +317,8 @@ def parse_record(text: str) -> Record:
             key = f"{key} {sub}"
         if key not in ("terrain", "mode", "first", "seed", "blue order", "red order"):
             raise NotationError(f"line {n}: unknown record line {line!r}")
+        if key in setup:
+            raise NotationError(f"line {n}: {key!r} given twice")
         setup[key] = value.strip()
         setup_lines.append(line)
         k += 1
@@ -321,7 +336,7 @@ def parse_record(text: str) -> Record:
             raise NotationError(f"mode must be standard or first-game, not {mode!r}")
         first, orders = None, None
         if "seed" in setup:
-            first, orders = seeded_orders(int(setup["seed"]))
+            first, orders = seeded_orders(_int(setup["seed"], "seed"))
         if "blue order" in setup or "red order" in setup:
             orders = [[(seat << 4) | parse_troop(w) for w in setup.get(f"{SEATS[seat]} order", "").split()]
                       for seat in (BLUE, RED)]

@@ -62,3 +62,17 @@ def test_sprt_accepts_h0_when_there_is_no_difference():
     report = run_match(MatchSpec("random", "random", 400, ("castle",), seed=4), sprt=(100, 200))
     assert report.decision == "H0"
     assert len(report.deals) < 400
+
+
+def test_plot_is_well_formed_svg_with_the_running_score():
+    import xml.etree.ElementTree as ET
+
+    from toybattle.bots.arena import plot_svg
+    report = run_match(MatchSpec("greedy", "random", 12, ("castle",), seed=2))
+    root = ET.fromstring(plot_svg(report))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == ns + "svg"
+    line = root.find(ns + "polyline")
+    assert line is not None and len(line.get("points").split()) == 12
+    assert root.find(ns + "polygon") is not None  # the interval band
+    assert "greedy vs random" in "".join(root.itertext())

@@ -50,6 +50,9 @@ class Engine:
             return getattr(self, "_cmd_" + word)(rest.strip())
         except ProtocolError as e:
             return [f"error {e}"]
+        except (ValueError, IndexError, KeyError) as e:  # a position the rules accept but a bot cannot use
+            self.obs = None
+            return [f"error cannot play this position: {e}"]
 
     def _cmd_toybattle(self, rest: str) -> list[str]:
         names = " ".join(lv.name for lv in LEVELS)
@@ -181,6 +184,7 @@ class EngineBot(Bot):
         if self.proc and self.proc.poll() is None:
             try:
                 self._send(["quit"])
+                self.proc.stdin.close()  # end of input stops an engine that ignores 'quit'
                 self.proc.wait(timeout=2)
             except (BotFailure, subprocess.TimeoutExpired):
                 self.proc.kill()

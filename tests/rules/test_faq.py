@@ -25,7 +25,7 @@ def tile(seat: int, troop: str) -> int:
 # ----------------------------------------------------------------- winning, setup, turns
 
 def test_faq_win_immediately(kit):
-    """seed FAQ: Winning and ending the game (Rules p. 6): capturing any enemy H.Q. or reaching the
+    """seed FAQ: Winning and ending the game: capturing any enemy H.Q. or reaching the
     medal target printed on your side wins at once; Castle Field needs 7 for either side."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b1", 18: "b2", 23: "b2", 25: "b3"})
     kit.play(s, "7@41")
@@ -80,7 +80,7 @@ def test_faq_cannot_draw_with_full_rack_or_empty_reserve(kit):
 
 
 def test_faq_turn_is_one_action(kit):
-    """seed FAQ: Turn sequence (Rules p. 3): a turn is either a draw or one placement (then its
+    """seed FAQ: Turn sequence: a turn is either a draw or one placement (then its
     effects); drawing gives no placement, placing gives no draw."""
     s = kit.build("castle", blue="7 7")
     kit.play(s, "7@11")

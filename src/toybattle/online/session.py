@@ -103,11 +103,11 @@ def _setup_from(d: Any) -> Setup:
 class Game:
     """Runs one game for one peer: handshake, catch-up, then messages until the end."""
 
-    def __init__(self, opts: Options, player: Player, say: Callable[[str], None]):
+    def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None):
         self.opts = opts
         self.player = player
         self.say = say
-        self.store = Store(opts.db)
+        self.store = store or Store(opts.db)
         self.match: Match | None = None
         self.relay = opts.relay
         self.round_trips: list[float] = []

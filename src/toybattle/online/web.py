@@ -1,0 +1,213 @@
+"""Online rooms in the browser app: the app mounts ``routes(ctx)`` (see toybattle.app.server).
+
+- ``POST /api/online/host`` ``{"terrain", "first_game", "seat", "relay"}`` opens a room and answers
+  ``{"game", "token", "code"}`` as soon as the code is known (the peer joins later);
+- ``POST /api/online/join`` ``{"code", "relay"}`` answers ``{"game", "token"}`` once the game is agreed;
+- ``GET /api/online/{game}`` tells how the room stands (code, started, over, error).
+
+The browser then says ``hello`` with that game and token on the app's websocket, as for any game:
+an ``OnlineSession`` serves the same views (``seat_view`` of this peer's observation) and turns the
+seat's ``act``/``concede`` into this peer's next message. Errors are one line in ``{"error": ...}``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import threading
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..app.session import Refused, Session, new_token
+from ..app.view import seat_view
+from ..rules import SEATS, TERRAIN_IDS, State, parse_action
+from . import transport
+from .protocol import Match
+from .session import Game, Options, SessionError
+
+log = logging.getLogger("toybattle.online")
+
+
+def _reactor() -> Any:
+    """Twisted's reactor on the app's running loop (installed at the first room). Its worker
+    threads are daemons so that stopping the server is never held up by them."""
+    from twisted.python import threadpool
+    threadpool.ThreadPool.threadFactory = staticmethod(_daemon_thread)
+    return transport.install_reactor(asyncio.get_running_loop())
+
+
+def _daemon_thread(*args: Any, **kwargs: Any) -> threading.Thread:
+    return threading.Thread(*args, daemon=True, **kwargs)
+
+
+class WebPlayer:
+    """This peer's human, playing in the browser through an OnlineSession."""
+
+    def __init__(self) -> None:
+        self.waiting: asyncio.Future | None = None
+        self.session: OnlineSession | None = None
+
+    async def choose(self, obs: State, n: int) -> int | None:
+        self.waiting = asyncio.get_running_loop().create_future()
+        if self.session:
+            await self.session.changed()
+        try:
+            return await self.waiting
+        finally:
+            self.waiting = None
+
+    def seen(self, match: Match, msg: dict) -> None:
+        if self.session:
+            asyncio.get_running_loop().create_task(self.session.changed())
+
+
+class OnlineSession(Session):
+    """One online game as the app's server sees it: one seat (this peer's), one token."""
+
+    kind = "online"
+
+    def __init__(self, game: Game, player: WebPlayer, code: str = ""):
+        super().__init__()
+        self.game = game
+        self.player = player
+        player.session = self
+        self.code = code
+        self.token = new_token()
+        self.error = ""
+        self.task: asyncio.Task | None = None
+
+    @property
+    def id(self) -> str:
+        return self.game.match.setup.game
+
+    @property
+    def match(self) -> Match:
+        return self.game.match
+
+    def seat_of(self, token: str) -> int | None:
+        if isinstance(token, str) and secrets.compare_digest(token, self.token):
+            return self.match.me
+        return None
+
+    def view(self, seat: int) -> dict:
+        m = self.match
+        facts = {"id": self.id, "kind": "online", "code": self.code, "error": self.error,
+                 "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}"}
+        if m.public is None:
+            return {"game": facts, "seat": SEATS[seat], "waiting": True}
+        return seat_view(m.observation(), seat, game=facts)
+
+    async def act(self, seat: int, action: str) -> None:
+        obs = self._my_decision()
+        try:
+            a = parse_action(action, obs.b)
+        except ValueError as e:
+            raise Refused(str(e)) from None
+        why = obs.refusal(a)
+        if why:
+            raise Refused(why)
+        self.player.waiting.set_result(a)
+
+    async def concede(self, seat: int) -> None:
+        self._my_decision()
+        self.player.waiting.set_result(None)
+
+    def _my_decision(self) -> State:
+        if self.player.waiting is None or self.player.waiting.done():
+            raise Refused("it is not your move (the other player, or the joint randomness, is due)")
+        return self.match.observation()
+
+    @property
+    def over(self) -> bool:
+        return self.match is not None and self.match.finished
+
+    def run(self, coro) -> None:
+        async def guarded() -> None:
+            try:
+                await coro
+            except SessionError as e:
+                self.error = str(e)
+            except Exception as e:  # the app must stay up whatever happens to one room
+                log.exception("online game failed")
+                self.error = f"the online game stopped: {e}"
+            await self.changed()
+        self.task = asyncio.get_running_loop().create_task(guarded())
+
+
+def _options(ctx: Any, body: dict) -> Options:
+    relay = body.get("relay") or transport.DEFAULT_RELAY
+    terrain = body.get("terrain") or "castle"
+    if not isinstance(relay, str) or terrain not in TERRAIN_IDS:
+        raise Refused("unknown terrain or a bad mailbox address")
+    seat = body.get("seat") or "blue"
+    if seat not in SEATS:
+        raise Refused("seat must be blue or red")
+    return Options(relay=relay, db=str(ctx.store.path), terrain=terrain, first_game=bool(body.get("first_game")),
+                   seat=SEATS.index(seat), timeout=None)
+
+
+async def _body(request: Request) -> dict:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise Refused("send a JSON object")
+    return body
+
+
+def routes(ctx: Any) -> list[Route]:
+    async def host(request: Request) -> JSONResponse:
+        try:
+            opts = _options(ctx, await _body(request))
+        except Refused as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        player = WebPlayer()
+        game = Game(opts, player, log.info, store=ctx.store)
+        session = OnlineSession(game, player)
+        ready = asyncio.get_running_loop().create_future()
+
+        def on_code(code: str) -> None:
+            session.code = code
+            ctx.games.add(session)
+            ready.set_result(None)
+
+        session.run(game.host(_reactor(), on_code))
+        await asyncio.wait([ready, session.task], return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            return JSONResponse({"error": session.error}, status_code=400)
+        return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
+                             "seat": SEATS[session.match.me]})
+
+    async def join(request: Request) -> JSONResponse:
+        try:
+            body = await _body(request)
+            opts = _options(ctx, body)
+        except Refused as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        code = body.get("code")
+        if not isinstance(code, str):
+            return JSONResponse({"error": "type the room code, e.g. 7-guitarist-revenge"}, status_code=400)
+        player = WebPlayer()
+        game = Game(opts, player, log.info, store=ctx.store)
+        session = OnlineSession(game, player, code.strip().lower())
+        session.run(game.join(_reactor(), code))
+        while game.match is None and not session.task.done():
+            await asyncio.sleep(0.02)
+        if game.match is None:
+            return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
+        ctx.games.add(session)
+        return JSONResponse({"game": session.id, "token": session.token, "seat": SEATS[session.match.me]})
+
+    async def status(request: Request) -> JSONResponse:
+        s = ctx.games.sessions.get(request.path_params["game"])
+        if not isinstance(s, OnlineSession):
+            return JSONResponse({"error": "no such online game in this app"}, status_code=404)
+        return JSONResponse({"game": s.id, "code": s.code, "started": s.match.public is not None,
+                             "over": s.over, "error": s.error, "result": s.match.result() if s.over else None})
+
+    return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
+            Route("/api/online/{game}", status)]

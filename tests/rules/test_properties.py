@@ -15,7 +15,7 @@ from toybattle.rules import (BLUE, RED, IllegalAction, State, action_text, actio
                              parse_position, parse_record, position_text, setup_record)
 from toybattle.rules.troops import RACK_LIMIT, full_army
 from toybattle.rules.terrain import TERRAIN_IDS
-from toybattle.rules.state import XB_PICK
+from toybattle.rules.state import EXTRA, TURN, XB_PICK
 from toybattle.rules.view import hidden_from
 
 SEEDS = st.integers(0, 2**31)
@@ -224,3 +224,81 @@ def test_illegal_action_leaves_the_state_exactly_as_it_was(seed, terrain, first_
             else:
                 raise AssertionError(f"illegal action {a} was applied")
             assert s == before
+
+
+# ----------------------------------------------------------------- a second, plain reading of the rules
+
+def plain_placements(s: State, seat: int) -> set[tuple[int, int]]:
+    """(troop, node index) pairs legal for ``seat``, written straight from FACTS.md §1.4, §2 and §5
+    without bitmasks: placement (empty, own top, strictly weaker enemy top, Kwak either way, enemy
+    H.Q.; never own H.Q.), restrictions (Kwak passes), connection from any own H.Q. through own-topped
+    bases, Hook's waiver onto bases that are not laser bases."""
+    b, t = s.b, s.terrain
+    own_hq = {i for i, n in enumerate(t.nodes) if n.kind == "hq" and n.side == seat}
+    connected: set[int] = set()
+    frontier = list(own_hq)
+    while frontier:
+        for j in b.neighbours[frontier.pop()]:
+            if t.nodes[j].kind == "base" and j not in connected and s.owner(j) == seat:
+                connected.add(j)
+                frontier.append(j)
+    out = set()
+    for troop in {x & 15 for x in s.rack[seat]}:
+        for i, n in enumerate(t.nodes):
+            if i in own_hq:
+                continue
+            if not s.first_game and n.allowed is not None and troop != 8 and troop not in n.allowed:
+                continue
+            if n.kind == "base" and s.stacks[i] and s.owner(i) != seat:
+                theirs = s.stacks[i][-1] & 15
+                if not (troop == 8 or theirs == 8 or troop > theirs):
+                    continue
+            joined = any(j in own_hq or j in connected for j in b.neighbours[i])
+            waiver = troop == 4 and n.kind == "base" and (s.first_game or n.power != "nullify")
+            if joined or waiver:
+                out.add((troop, i))
+    return out
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_legal_placements_match_a_plain_reading_of_the_rules(seed, terrain, first_game):
+    """At every turn and Cap'n decision the engine's placements equal those of a slow, plain reading of
+    the rules; drawing is offered exactly when the reserve has a tile and the rack (laid tiles counted)
+    holds fewer than 8."""
+    for _, _, s in walk(seed, terrain, first_game):
+        if s.decision not in (TURN, EXTRA):
+            continue
+        seat = s.turn
+        got = {((a - actions.PLACE) >> 5, a & 31) for a in s.legal_actions() if actions.PLACE <= a < actions.PLACE_END}
+        assert got == plain_placements(s, seat), position_text(s)
+        can_draw = s.decision == TURN and bool(s.reserve[seat]) and len(s.rack[seat]) + len(s.laid[seat]) < 8
+        assert (actions.DRAW in s.legal_actions()) == can_draw
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_claims_and_endings_follow_the_board(seed, terrain, first_game):
+    """A region claimed by an action is fully held by its claimer right after it; a game goes on only
+    while both are below their objective; each ending matches the board: an H.Q. win puts the winner's
+    tile on an enemy H.Q., a medal win reaches the objective, a stuck ending leaves the player to act
+    with no draw and no placement and gives the tie to the other player."""
+    for before, _, s in walk(seed, terrain, first_game):
+        for k, (bases, _) in enumerate(s.b.regions):
+            if before.claimed[k] < 0 <= s.claimed[k]:
+                assert all(s.owner(i) == s.claimed[k] for i in bases)
+        if not s.over:
+            assert all(s.medals(x) < s.b.objective[x] for x in (BLUE, RED))
+            continue
+        w = s.winner
+        if s.reason == "hq":
+            assert any(s.stacks[i] and s.stacks[i][-1] >> 4 == w for i in s.b.hq[1 - w])
+        elif s.reason == "medals":
+            assert s.medals(w) >= s.b.objective[w]
+        else:
+            assert s.reason == "stuck"
+            stuck = s.turn
+            assert not plain_placements(s, stuck)
+            assert not s.reserve[stuck] or s.hand_size(stuck) >= 8
+            m, o = s.medals(stuck), s.medals(1 - stuck)
+            assert w == (stuck if m > o else 1 - stuck)

@@ -1,0 +1,98 @@
+"""``toybattle serve`` (also what ``toybattle`` with no arguments runs): the app's local server."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import socket
+import sys
+import webbrowser
+
+from toybattle.cli import UserError
+
+DEFAULT_PORT = 8765
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="play in the browser: start the app's server (the default command)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 lets devices on your network join)")
+    p.add_argument("--port", type=int, default=None,
+                   help=f"port (default {DEFAULT_PORT}, or a free one if that is taken; 0 = any free port)")
+    p.add_argument("--db", default=None,
+                   help="games file (default $TOYBATTLE_DB or ~/.local/share/toybattle/games.sqlite3)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause before each bot action, so its moves can be followed (default 0.6)")
+    p.set_defaults(run=cmd_serve)
+
+
+def _bind(host: str, port: int | None) -> socket.socket:
+    tries = [DEFAULT_PORT, 0] if port is None else [port]
+    if not 0 <= tries[0] <= 65535:
+        raise UserError(f"port must be between 0 and 65535, not {port}")
+    last = None
+    for p in tries:
+        try:
+            info = socket.getaddrinfo(host, p, type=socket.SOCK_STREAM)[0]
+            sock = socket.socket(info[0], socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(info[4])
+            sock.listen(128)
+            sock.set_inheritable(True)
+            return sock
+        except OSError as e:
+            last = e
+    raise UserError(f"cannot listen on {host}:{tries[-1]}: {getattr(last, 'strerror', None) or last}")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from toybattle.store import Store, StoreError
+
+    from .server import build_app
+
+    if args.bot_delay < 0:
+        raise UserError("--bot-delay cannot be negative")
+    try:
+        store = Store(args.db)
+    except StoreError as e:
+        raise UserError(str(e)) from None
+    sock = _bind(args.host, args.port)
+    port = sock.getsockname()[1]
+    app = build_app(store, bot_delay=args.bot_delay, bind_host=args.host)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536, lifespan="on")
+    server = uvicorn.Server(config)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    url = f"http://{shown}:{port}/"
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+
+    async def announce() -> None:
+        while not server.started:
+            if server.should_exit:
+                return
+            await asyncio.sleep(0.05)
+        print(f"Toy Battle is ready at {url}  (games kept in {store.path}; Ctrl+C to stop)", flush=True)
+        if not args.no_browser:
+            await asyncio.to_thread(webbrowser.open, url)
+
+    async def main() -> None:
+        task = asyncio.create_task(announce())
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            task.cancel()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0 if server.started else 1
+
+
+if __name__ == "__main__":
+    from toybattle.cli import main as _main
+    sys.exit(_main(["serve"] + sys.argv[1:]))

@@ -1,0 +1,425 @@
+"""The app's web server: static front end, a small JSON API, and the websocket protocol.
+
+``build_app(store)`` returns a Starlette application. The websocket protocol is
+documented in docs/protocol.md; every incoming message is validated, and a bad
+one gets an ``error`` reply and changes nothing.
+
+Other parts of the product plug in through ``AppContext`` (the store, the bot
+levels, the games registry): if ``toybattle.lessons.web`` or
+``toybattle.online.web`` is importable and has ``routes(ctx)``, its routes are
+mounted; an online session registers a loader for its kind of stored game and
+adds its live sessions with ``ctx.games.add(session)``.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import segno
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from toybattle.rules import SEATS, TERRAIN_IDS, load_terrain
+from toybattle.rules.troops import code, parse_troop
+from toybattle.store import GameRow, Store, StoreError
+
+from . import bots as app_bots
+from .session import KINDS, LocalSession, Refused, Session
+
+log = logging.getLogger("toybattle.app")
+
+MAX_MESSAGE = 4096  # characters; every legal message is far shorter
+OPTIONAL_WEB = ("toybattle.lessons.web", "toybattle.online.web")
+
+
+def web_dir() -> Path:
+    return Path(str(resources.files("toybattle").joinpath("web")))
+
+
+def rules_data(name: str) -> dict:
+    return json.loads(resources.files("toybattle.rules").joinpath(f"data/{name}").read_text("utf-8"))
+
+
+class Games:
+    """The live sessions, loaded from the store on demand and kept while the server runs."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.6):
+        self.store = store
+        self.bot_delay = bot_delay
+        self.sessions: dict[str, Session] = {}
+        self.loaders: dict[str, Callable[[GameRow], Session]] = {
+            kind: (lambda row: LocalSession(row, self.store, self.bot_delay)) for kind in KINDS}
+
+    def add(self, session: Session) -> None:
+        self.sessions[session.id] = session
+
+    def get(self, game_id: str) -> Session | None:
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
+            return None
+        if game_id in self.sessions:
+            return self.sessions[game_id]
+        row = self.store.get(game_id)
+        if row is None or row.kind not in self.loaders:
+            return None
+        try:
+            session = self.loaders[row.kind](row)
+        except Exception as e:
+            log.error("game %s cannot be loaded: %s", game_id, e)
+            return None
+        self.add(session)
+        if isinstance(session, LocalSession):
+            session.kick_bot()
+        return session
+
+    def create(self, settings: dict) -> LocalSession:
+        s = LocalSession.create(self.store, bot_delay=self.bot_delay, **settings)
+        self.add(s)
+        s.kick_bot()
+        return s
+
+    def resume_all(self) -> int:
+        """Load every unfinished game of the kinds we can serve (bots pick up their turn)."""
+        n = 0
+        for row in self.store.unfinished():
+            if row.kind in self.loaders and self.get(row.id) is not None:
+                n += 1
+        return n
+
+    def stop(self) -> None:
+        for s in self.sessions.values():
+            if isinstance(s, LocalSession):
+                s.stop()
+
+
+@dataclass
+class AppContext:
+    """What optional parts of the product get from the app (see module docstring)."""
+    store: Store
+    games: Games
+    web_dir: Path
+    bind_host: str = "127.0.0.1"
+    links: list[dict] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
+
+    def levels(self) -> list[app_bots.LevelInfo]:
+        return app_bots.levels()
+
+    def make_bot(self, level: str, seed: int | None = None):
+        return app_bots.make_bot(level, seed)
+
+
+# ---------------------------------------------------------------- websocket protocol
+
+class Connection:
+    """One browser socket, bound to at most one (game, seat) at a time."""
+
+    def __init__(self, ws: WebSocket, games: Games):
+        self.ws = ws
+        self.games = games
+        self.session: Session | None = None
+        self.seat = -1
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, msg: dict) -> None:
+        async with self.send_lock:
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                await self.ws.send_text(json.dumps(msg))
+
+    async def push_view(self, session: Session) -> None:
+        if session is self.session:
+            await self.send({"type": "view", "view": session.view(self.seat)})
+
+    def unbind(self) -> None:
+        if self.session:
+            self.session.unsubscribe(self.push_view)
+        self.session, self.seat = None, -1
+
+    async def handle(self, raw: str) -> None:
+        msg_id = None
+        try:
+            if len(raw) > MAX_MESSAGE:
+                raise Refused(f"message too long (over {MAX_MESSAGE} characters)")
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                raise Refused("not JSON: every message is a JSON object") from None
+            if not isinstance(msg, dict):
+                raise Refused("every message is a JSON object with a \"type\"")
+            msg_id = msg.get("id")
+            if not (msg_id is None or isinstance(msg_id, int) and not isinstance(msg_id, bool)
+                    and abs(msg_id) < 2 ** 53 or isinstance(msg_id, str) and len(msg_id) <= 64):
+                msg_id = None
+                raise Refused("\"id\" must be a number or a short text")
+            kind = msg.get("type")
+            if kind == "ping":
+                await self.send({"type": "pong", "id": msg_id})
+                return
+            if kind == "hello":
+                await self.hello(msg, msg_id)
+                return
+            if kind not in ("act", "undo", "concede", "rematch"):
+                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, ping)")
+            if self.session is None:
+                raise Refused("say hello with your game and token first")
+            session, seat = self.session, self.seat
+            if "ply" in msg and msg["ply"] != session.view(seat)["ply"]:
+                raise Refused("the game has moved on since that tap; look again")
+            if kind == "act":
+                action = msg.get("action")
+                if not isinstance(action, str):
+                    raise Refused("\"act\" needs \"action\": a text such as draw, 7@18, use or skip")
+                await session.act(seat, action)
+            elif kind == "undo":
+                await session.undo(seat)
+            elif kind == "concede":
+                await session.concede(seat)
+            else:
+                await self.rematch(session, seat, msg_id)
+                return
+            await self.send({"type": "ok", "id": msg_id})
+        except Refused as e:
+            await self.send({"type": "error", "id": msg_id, "message": str(e)})
+
+    async def hello(self, msg: dict, msg_id) -> None:
+        game, token = msg.get("game"), msg.get("token")
+        if not isinstance(game, str) or not isinstance(token, str):
+            raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
+        session = self.games.get(game)
+        seat = session.seat_of(token) if session else None
+        if session is None or seat is None:
+            raise Refused("unknown game or token")
+        self.unbind()
+        self.session, self.seat = session, seat
+        session.subscribe(self.push_view)
+        await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
+        await self.push_view(session)
+
+    async def rematch(self, session: Session, seat: int, msg_id) -> None:
+        settings = session.settings()
+        if settings is None or not session.over:
+            raise Refused("a rematch is offered when the game is over")
+        if "rematch" in getattr(session, "row", GameRow("", "", "")).meta:
+            new = self.games.get(session.row.meta["rematch"])
+        else:
+            try:
+                new = self.games.create(settings)
+            except (Refused, StoreError) as e:
+                raise Refused(f"no rematch: {e}") from None
+            session.row.meta["rematch"] = new.id
+            session.store.put(session.row)
+        # every seat connected to the old game learns its own new token, and only its own
+        await session.changed()
+        await self.send({"type": "ok", "id": msg_id})
+        for fn in list(session._listeners):
+            conn = getattr(fn, "__self__", None)
+            if isinstance(conn, Connection) and conn.seat in new.tokens:
+                # a hot-seat page holds both seats; any other page holds only its own
+                seats = (0, 1) if new.kind == "hotseat" else (conn.seat,)
+                await conn.send({"type": "rematch", "game": new.id, "seat": SEATS[conn.seat],
+                                 "tokens": {SEATS[s]: new.tokens[s] for s in seats if s in new.tokens}})
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    await ws.accept()
+    conn = Connection(ws, ws.app.state.games)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                await conn.send({"type": "error", "id": None, "message": "send text frames holding JSON"})
+                continue
+            try:
+                await conn.handle(text)
+            except StoreError as e:
+                await conn.send({"type": "error", "id": None, "message": str(e)})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.unbind()
+
+
+# ---------------------------------------------------------------- HTTP
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(web_dir() / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def meta(request: Request) -> JSONResponse:
+    ctx: AppContext = request.app.state.ctx
+    terrains = []
+    for tid in TERRAIN_IDS:
+        t = load_terrain(tid)
+        terrains.append({"id": t.id, "name": t.name, "name_fr": t.name_fr,
+                         "objective": {"blue": t.objective[0], "red": t.objective[1]},
+                         "powers": sorted({n.power for n in t.nodes if n.power}),
+                         "restricted": any(n.allowed for n in t.nodes)})
+    return JSONResponse({
+        "terrains": terrains, "troops": rules_data("troops.json"), "powers": rules_data("powers.json"),
+        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in ctx.levels()],
+        "default_level": app_bots.default_level(), "links": ctx.links,
+    })
+
+
+async def terrain(request: Request) -> Response:
+    tid = request.path_params["terrain"]
+    if tid not in TERRAIN_IDS:
+        return _error(f"unknown terrain {tid!r}", 404)
+    data = json.loads(resources.files("toybattle.rules").joinpath(f"data/terrains/{tid}.json").read_text("utf-8"))
+    for node in data["nodes"]:  # the file names troops; the board marks them by code
+        if "allowed" in node:
+            node["allowed_codes"] = sorted(code(parse_troop(t)) for t in node["allowed"])
+    return JSONResponse(data)
+
+
+async def create_game(request: Request) -> JSONResponse:
+    try:
+        body = await request.json()
+    except ValueError:
+        return _error("send a JSON object")
+    if not isinstance(body, dict):
+        return _error("send a JSON object")
+    allowed = {"kind", "terrain", "first_game", "first", "human", "level"}
+    unknown = set(body) - allowed
+    if unknown:
+        return _error(f"unknown field(s): {', '.join(sorted(unknown))}")
+    if not all(isinstance(v, str) for k, v in body.items() if k != "first_game") or \
+            not isinstance(body.get("first_game", False), bool):
+        return _error("fields are texts, and first_game is true or false")
+    try:
+        session = request.app.state.games.create(body)
+    except Refused as e:
+        return _error(str(e))
+    except StoreError as e:
+        return _error(str(e), 500)
+    host = session.row.meta.get("host")
+    tokens = {SEATS[s]: t for s, t in session.tokens.items() if session.kind != "lan" or SEATS[s] == host}
+    return JSONResponse({"game": session.id, "kind": session.kind, "tokens": tokens})
+
+
+def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
+    session = request.app.state.games.get(request.path_params["game"])
+    token = request.query_params.get("token", "")
+    seat = session.seat_of(token) if session else None
+    if session is None or seat is None:
+        return _error("unknown game or token", 404)
+    return session, seat
+
+
+async def game_status(request: Request) -> JSONResponse:
+    found = _seat_from_query(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat = found
+    v = session.view(seat)
+    return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v["terrain"], "over": v["over"],
+                         "result": v["result"], "turn": v["turn"], "ply": v["ply"], "seat": SEATS[seat]})
+
+
+def lan_address(bind_host: str) -> tuple[str, bool]:
+    """The address other devices would use, and whether the server listens there at all."""
+    if bind_host in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing address
+                return s.getsockname()[0], True
+        except OSError:
+            return "127.0.0.1", False
+    return bind_host, not bind_host.startswith("127.") and bind_host != "localhost"
+
+
+async def invite(request: Request) -> JSONResponse:
+    found = _seat_from_query(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat = found
+    if not isinstance(session, LocalSession) or session.kind != "lan" or session.row.meta.get("host") != SEATS[seat]:
+        return _error("only the host of a game on two devices can invite", 403)
+    ctx: AppContext = request.app.state.ctx
+    addr, reachable = lan_address(ctx.bind_host)
+    port = request.url.port or (443 if request.url.scheme == "https" else 80)
+    guest = 1 - seat
+    url = f"http://{addr}:{port}/join/{session.id}/{session.tokens[guest]}"
+    note = "" if reachable else ("This server listens only on this computer. Restart it with "
+                                 "`toybattle serve --host 0.0.0.0` so a device on the same network can join.")
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
+    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
+
+
+async def replay(request: Request) -> JSONResponse:
+    found = _seat_from_query(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat = found
+    try:
+        return JSONResponse(session.replay(seat))
+    except Refused as e:
+        return _error(str(e), 409)
+
+
+def _mount_optional(ctx: AppContext) -> list:
+    routes = []
+    for name in OPTIONAL_WEB:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name and name.startswith(e.name):
+                continue  # that part of the product is not built yet
+            raise
+        if hasattr(mod, "routes"):
+            routes += list(mod.routes(ctx))
+        ctx.links += list(getattr(mod, "LINKS", []))
+    return routes
+
+
+def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
+              resume: bool = True) -> Starlette:
+    """The Starlette app over ``store``. ``bot_delay``: seconds a bot waits before each action."""
+    games = Games(store, bot_delay)
+    ctx = AppContext(store=store, games=games, web_dir=web_dir(), bind_host=bind_host)
+    routes = [
+        Route("/", index),
+        Route("/join/{game}/{token}", index),
+        Route("/api/meta", meta),
+        Route("/api/terrains/{terrain}", terrain),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game}", game_status),
+        Route("/api/games/{game}/invite", invite),
+        Route("/api/games/{game}/replay", replay),
+        WebSocketRoute("/ws", websocket_endpoint),
+    ]
+    routes += _mount_optional(ctx)
+    routes.append(Mount("/static", StaticFiles(directory=str(ctx.web_dir)), name="static"))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        if resume:
+            n = games.resume_all()
+            if n:
+                log.info("resumed %d unfinished game(s)", n)
+        try:
+            yield
+        finally:
+            games.stop()
+
+    app = Starlette(routes=routes, lifespan=lifespan, max_body_size=16384)
+    app.state.games = games
+    app.state.ctx = ctx
+    return app

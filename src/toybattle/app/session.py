@@ -1,0 +1,393 @@
+"""Sessions: what a browser seat talks to.
+
+``Session`` is the small interface the server needs: which seat a token opens,
+the view a seat is sent, and the three things a seat may ask (act, undo,
+concede). ``LocalSession`` is a game this process referees in full (against a
+bot, hot-seat, or two devices on the network). An online session, where this
+process holds only its own secrets and the opponent is a remote peer, plugs in
+by implementing the same interface (see docs/protocol.md).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+
+from toybattle.rules import (SEATS, TERRAIN_IDS, IllegalAction, NotationError, action_text, observation,
+                             parse_action, parse_record, setup_record)
+from toybattle.rules import actions as A
+from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW
+from toybattle.rules.troops import full_army
+from toybattle.store import GameRow, Store
+
+from . import bots as app_bots
+from .view import log_lines, result_text, seat_view
+
+log = logging.getLogger("toybattle.app")
+
+KINDS = ("bot", "hotseat", "lan")  # the local kinds of game
+
+
+class Refused(Exception):
+    """A request the game turns down; the message says why, in the game's words."""
+
+
+Listener = Callable[["Session"], Awaitable[None]]
+
+
+class Session(ABC):
+    """One game as the server sees it. Subclasses hold whatever state they need."""
+
+    id: str
+    kind: str
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    @abstractmethod
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` opens in this game, or None."""
+
+    @abstractmethod
+    def view(self, seat: int) -> dict:
+        """The message body for ``seat`` (build it with ``view.seat_view`` from an observation)."""
+
+    @abstractmethod
+    async def act(self, seat: int, action: str) -> None:
+        """Play ``action`` (notation text) for ``seat``; Refused if it may not."""
+
+    async def undo(self, seat: int) -> None:
+        raise Refused("undo is not available in this game")
+
+    async def concede(self, seat: int) -> None:
+        raise Refused("conceding is not available in this game")
+
+    def settings(self) -> dict | None:
+        """What a rematch needs to set up the same kind of game; None if no rematch is offered."""
+        return None
+
+    def replay(self, seat: int) -> dict:
+        raise Refused("no replay for this game")
+
+    @property
+    def over(self) -> bool:
+        return False
+
+    def subscribe(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def unsubscribe(self, fn: Listener) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    async def changed(self) -> None:
+        """Tell every connected seat to fetch its new view."""
+        for fn in list(self._listeners):
+            try:
+                await fn(self)
+            except Exception:  # one broken connection must not stop the others
+                log.exception("listener failed")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class LocalSession(Session):
+    """A game refereed by this process: it holds the full state; each seat sees only its observation."""
+
+    def __init__(self, row: GameRow, store: Store, bot_delay: float = 0.6):
+        super().__init__()
+        self.id = row.id
+        self.kind = row.kind
+        self.row = row
+        self.store = store
+        self.bot_delay = bot_delay
+        self.tokens: dict[int, str] = {SEATS.index(s): t for s, t in row.meta.get("tokens", {}).items()}
+        bot = row.meta.get("bot")
+        self.bot_seat: int = SEATS.index(bot["seat"]) if bot else -1
+        self.bot = app_bots.make_bot(bot["level"], seed=None) if bot else None
+        self.rng = random.SystemRandom()
+        self.lock = asyncio.Lock()
+        self._bot_task: asyncio.Task | None = None
+        try:
+            self.record = parse_record(row.record)
+        except NotationError as e:
+            raise ValueError(f"game {row.id}: stored record cannot be read: {e}") from None
+        self._rebuild()
+
+    # ------------------------------------------------------------ creation and loading
+
+    @classmethod
+    def create(cls, store: Store, kind: str, terrain: str = "castle", first_game: bool = False,
+               first: str = "random", human: str = "blue", level: str | None = None,
+               bot_delay: float = 0.6) -> LocalSession:
+        """A new game, stored before it is returned. Raises Refused for bad settings."""
+        if kind not in KINDS:
+            raise Refused(f"unknown kind of game {kind!r} (one of: {', '.join(KINDS)})")
+        rng = random.SystemRandom()
+        if terrain == "random":
+            terrain = rng.choice(TERRAIN_IDS)
+        if terrain not in TERRAIN_IDS:
+            raise Refused(f"unknown terrain {terrain!r}")
+        if first not in ("random",) + SEATS:
+            raise Refused("who starts must be blue, red or random")
+        if human == "random":
+            human = rng.choice(SEATS)
+        if human not in SEATS:
+            raise Refused("your colour must be blue, red or random")
+        orders = []
+        for seat in (0, 1):
+            army = full_army(seat)
+            rng.shuffle(army)
+            orders.append(army)
+        first_seat = rng.randrange(2) if first == "random" else SEATS.index(first)
+        record = setup_record(terrain, bool(first_game), first_seat, orders)
+        meta: dict = {"tokens": {}, "settings": {"kind": kind, "terrain": terrain, "first_game": bool(first_game),
+                                                 "first": first, "human": human, "level": level}}
+        if kind == "bot":
+            level = level or app_bots.default_level()
+            try:
+                app_bots.make_bot(level)
+            except app_bots.UnknownLevel as e:
+                raise Refused(str(e)) from None
+            meta["settings"]["level"] = level
+            meta["bot"] = {"seat": SEATS[1 - SEATS.index(human)], "level": level}
+            meta["tokens"][human] = new_token()
+        else:
+            meta["tokens"] = {s: new_token() for s in SEATS}
+            if kind == "lan":
+                meta["host"] = human
+        row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
+        store.put(row)
+        return cls(row, store, bot_delay)
+
+    def _rebuild(self) -> None:
+        """Replay the record: the state, each seat's log, the turn's start (for undo)."""
+        s = self.record.start.copy()
+        self.state = s
+        self.logs: list[list[dict]] = [[], []]
+        self._checkpoint = (0, s.copy())
+        self._revealed = False
+        texts = self.record.actions
+        self.record.actions = []
+        for n, text in enumerate(texts, start=1):
+            try:
+                a = parse_action(text, s.b)
+                if s.refusal(a):
+                    raise IllegalAction(s.refusal(a))
+            except (ValueError, IllegalAction) as e:
+                log.error("game %s: action %d (%s) cannot be replayed: %s", self.id, n, text, e)
+                break
+            self._apply(a)
+        conceded = self.row.meta.get("conceded")
+        if conceded in SEATS and not s.over:
+            self._concede(SEATS.index(conceded))
+
+    # ------------------------------------------------------------ the interface
+
+    def seat_of(self, token: str) -> int | None:
+        for seat, t in self.tokens.items():
+            if isinstance(token, str) and secrets.compare_digest(t, token):
+                return seat
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def players(self) -> dict:
+        out = {}
+        for seat in (0, 1):
+            if seat == self.bot_seat:
+                label = next((lv.label for lv in app_bots.levels() if lv.name == self.row.meta["bot"]["level"]),
+                             self.row.meta["bot"]["level"])
+                out[SEATS[seat]] = {"kind": "bot", "name": f"Bot ({label})"}
+            else:
+                out[SEATS[seat]] = {"kind": "human", "name": SEATS[seat].capitalize()}
+        return out
+
+    def game_info(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "terrain": self.state.b.terrain.id,
+                "first_game": self.state.first_game, "host": self.row.meta.get("host")}
+
+    def view(self, seat: int) -> dict:
+        return seat_view(observation(self.state, seat), seat, log=self.logs[seat][-300:],
+                         can_undo=self.can_undo(seat), players=self.players(), game=self.game_info())
+
+    def can_undo(self, seat: int) -> bool:
+        s = self.state
+        return (not s.over and s.actor == seat and seat != self.bot_seat and not self._revealed
+                and len(self.record.actions) > self._checkpoint[0])
+
+    def settings(self) -> dict:
+        return dict(self.row.meta.get("settings", {}))
+
+    async def act(self, seat: int, action: str) -> None:
+        async with self.lock:
+            a = self._check(seat, action)
+            self._commit(lambda: self._play(a))
+        await self.changed()
+        self.kick_bot()
+
+    async def undo(self, seat: int) -> None:
+        async with self.lock:
+            if self.state.over:
+                raise Refused("the game is over")
+            if self.state.actor != seat:
+                raise Refused("you can only undo your own turn")
+            if self._revealed:
+                raise Refused("a hidden tile was revealed this turn (a draw or a random pick): no undo")
+            if not self.can_undo(seat):
+                raise Refused("nothing to undo this turn")
+            self._commit(self._undo)
+        await self.changed()
+
+    async def concede(self, seat: int) -> None:
+        async with self.lock:
+            if self.state.over:
+                raise Refused("the game is over")
+            self._commit(lambda: self._concede(seat))
+        await self.changed()
+
+    def replay(self, seat: int) -> dict:
+        """Every step of a finished game, as ``seat`` saw it, with the full record."""
+        if not self.state.over:
+            raise Refused("the replay opens when the game is over")
+        s = self.record.start.copy()
+        frames = [seat_view(observation(s, seat), seat, players=self.players(), game=self.game_info())]
+        logs: list[dict] = []
+        for text in self.record.actions:
+            before = observation(s, seat)
+            s.apply(parse_action(text, s.b))
+            after = observation(s, seat)
+            logs += log_lines(before, parse_action(text, s.b), after, seat)
+            if s.is_chance:
+                continue
+            frames.append(seat_view(after, seat, log=logs[-12:], players=self.players(), game=self.game_info()))
+        final = seat_view(observation(self.state, seat), seat, log=self.logs[seat][-12:], players=self.players(),
+                          game=self.game_info())
+        if frames[-1]["ply"] != final["ply"] or final["over"] != frames[-1]["over"]:
+            frames.append(final)
+        return {"record": self.record.text(), "frames": frames}
+
+    # ------------------------------------------------------------ rules plumbing
+
+    def _check(self, seat: int, text: str) -> int:
+        s = self.state
+        if s.over:
+            raise Refused("the game is over")
+        if s.actor != seat:
+            raise Refused(f"it is {SEATS[s.turn]}'s turn, not yours")
+        if not isinstance(text, str) or len(text) > 40:
+            raise Refused("an action is a short text such as draw, 7@18 or skip")
+        try:
+            a = parse_action(text, s.b)
+        except ValueError as e:
+            raise Refused(str(e)) from None
+        why = observation(s, seat).refusal(a)
+        if why:
+            raise Refused(why)
+        return a
+
+    def _play(self, a: int) -> None:
+        self._apply(a)
+        while self.state.is_chance:  # XB-42 and the tank pick at random: the referee draws the lot
+            self._apply(self.state.sample_chance(self.rng))
+
+    def _apply(self, a: int) -> None:
+        """Apply a legal action: record it, write both seats' logs, track the turn's start."""
+        s = self.state
+        before = [observation(s, 0), observation(s, 1)]
+        d, turn = s.decision, s.turn
+        text = action_text(a, s.b)
+        s.apply_unchecked(a)
+        self.record.actions.append(text)
+        for seat in (0, 1):
+            self.logs[seat] += log_lines(before[seat], a, observation(s, seat), seat)
+        if a == A.DRAW or (a == A.USE and d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW)) or \
+                A.PICK <= a < A.PICK_END:
+            self._revealed = True
+        if s.turn != turn and not s.over:
+            self._checkpoint = (len(self.record.actions), s.copy())
+            self._revealed = False
+
+    def _undo(self) -> None:
+        n, start = self._checkpoint
+        del self.record.actions[n:]
+        self.state = start.copy()
+        # the logs were written action by action: cut back to the lines written before the turn began
+        for seat in (0, 1):
+            self.logs[seat] = [e for e in self.logs[seat] if e["n"] <= start.ply]
+        self.logs[self.state.turn].append({"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
+                                           "text": f"{SEATS[start.turn].capitalize()} takes the turn back"})
+
+    def _concede(self, seat: int) -> None:
+        s = self.state
+        s.concede(seat)
+        self.row.meta["conceded"] = SEATS[seat]
+        for viewer in (0, 1):
+            self.logs[viewer].append({"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
+                                      "text": f"{SEATS[seat].capitalize()} concedes. {result_text(s)}"})
+
+    def _commit(self, change: Callable[[], None]) -> None:
+        """Make ``change``, then store the game; if storing fails, put everything back and refuse."""
+        saved = (self.state.copy(), list(self.record.actions), [l[:] for l in self.logs], self._checkpoint,
+                 self._revealed, dict(self.row.meta))
+        change()
+        try:
+            self._save()
+        except Exception as e:
+            (self.state, self.record.actions, self.logs, self._checkpoint, self._revealed, self.row.meta) = saved
+            log.error("game %s: cannot store: %s", self.id, e)
+            raise Refused(f"the game could not be saved, nothing changed ({e})") from None
+
+    def _save(self) -> None:
+        r = self.row
+        r.record = self.record.text()
+        r.over = self.state.over
+        r.winner = SEATS[self.state.winner] if self.state.over and self.state.winner >= 0 else None
+        r.reason = self.state.reason or None
+        self.store.put(r)
+
+    # ------------------------------------------------------------ the bot
+
+    def kick_bot(self) -> None:
+        """Start the bot's turn if it is due (and not already running)."""
+        if self.bot is None or self.state.over or self.state.actor != self.bot_seat:
+            return
+        if self._bot_task and not self._bot_task.done():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._run_bot())
+
+    async def _run_bot(self) -> None:
+        while not self.state.over and self.state.actor == self.bot_seat:
+            await asyncio.sleep(self.bot_delay)
+            ply = self.state.ply
+            obs = observation(self.state, self.bot_seat)
+            try:
+                a = await asyncio.to_thread(self.bot.choose, obs)
+            except Exception:
+                log.exception("game %s: the bot failed; it plays a random legal action", self.id)
+                a = self.rng.choice(obs.legal_actions())
+            async with self.lock:
+                if self.state.ply != ply or self.state.over:
+                    continue  # the game moved on meanwhile (a concession): think again
+                if a not in self.state.legal_actions():
+                    log.error("game %s: the bot chose an illegal action %r", self.id, a)
+                    a = self.rng.choice(self.state.legal_actions())
+                try:
+                    self._commit(lambda: self._play(a))
+                except Refused:
+                    return
+            await self.changed()
+
+    def stop(self) -> None:
+        if self._bot_task:
+            self._bot_task.cancel()
+
+
+__all__ = ["Session", "LocalSession", "Refused", "KINDS", "new_token"]

@@ -1,0 +1,260 @@
+"""What a seat is shown: everything derived from that seat's observation State.
+
+``seat_view(obs, seat, ...)`` builds the one message body a browser seat ever
+receives about the game; ``log_lines(before, action, after, viewer)`` writes
+the game log as one seat may read it, from two observations of that seat.
+Both take observation States (``toybattle.rules.observation``), so they serve
+the app's local sessions and online peers alike, and they cannot show a tile
+the seat may not know: the data simply is not there.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import cache
+from importlib import resources
+
+from toybattle.rules import SEATS, State, actions as A
+from toybattle.rules.state import (DECISION_NAMES, EXTRA, JUMBO_TARGET, LAY_PICK, LAY_USE, OVER, RAINBOW_DRAW,
+                                   RECALL, RECOVER, SHOVE, SKULLY_DRAW, STAR_DRAW, TURN, XB_PICK, XB_USE)
+from toybattle.rules.troops import code, name
+
+# How a game ended, in words (the winner's point of view).
+REASONS = {
+    "hq": "captured the enemy H.Q.",
+    "medals": "reached the medal objective",
+    "stuck": "the other side could neither draw nor place, and the medals decided",
+    "conceded": "the other side conceded",
+}
+
+
+@cache
+def powers() -> dict:
+    """powers.json: the special bases' names and texts."""
+    return json.loads(resources.files("toybattle.rules").joinpath("data/powers.json").read_text("utf-8"))
+
+
+def tile_json(t: int) -> list[str]:
+    """A tile as ["blue"|"red", troop code]."""
+    return [SEATS[t >> 4], code(t & 15)]
+
+
+def _who(seat: int) -> str:
+    return SEATS[seat].capitalize()
+
+
+def _node_words(s: State, i: int) -> str:
+    node = s.b.terrain.nodes[i]
+    return f"{SEATS[node.side]}'s H.Q." if node.kind == "hq" else f"base {node.id}"
+
+
+def _names(troops: list[int]) -> str:
+    words = [name(t) for t in sorted(troops)]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _drawn(before: State, after: State, seat: int) -> list[int]:
+    """Troops that arrived on ``seat``'s rack (known only if ``seat``'s own tiles are known here)."""
+    new = Counter(t & 15 for t in after.rack[seat] + after.laid[seat])
+    new.subtract(t & 15 for t in before.rack[seat] + before.laid[seat])
+    return [t for t, n in new.items() for _ in range(n) if t and n > 0]
+
+
+def result_text(s: State) -> str:
+    if not s.over or s.winner < 0:
+        return ""
+    return f"{_who(s.winner)} wins: {REASONS.get(s.reason, s.reason)}."
+
+
+def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict]:
+    """The log lines ``viewer`` reads for ``action`` (played from ``before`` to ``after``).
+
+    ``before`` and ``after`` must be ``viewer``'s observations: the texts are written from them
+    alone, so a tile the viewer may not know cannot appear (a tank's blind pick stays blind)."""
+    b = before.b
+    actor = before.turn
+    who = _who(actor)
+    d = before.decision
+    fx: dict = {}
+    text = ""
+    n_drawn = after.hand_size(actor) - before.hand_size(actor)
+    drawn = _drawn(before, after, actor) if actor == viewer else []
+    seen = f" ({_names(drawn)})" if drawn else ""
+    if action == A.DRAW:
+        text = f"{who} draws {n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
+    elif A.PLACE <= action < A.PLACE_END:
+        troop, i = (action - A.PLACE) >> 5, action & 31
+        under = before.top(i)
+        cover = f", covering {SEATS[under >> 4]} {name(under & 15)}" if under >= 0 else ""
+        text = f"{who} places {name(troop)} on {_node_words(before, i)}{cover}"
+        fx = {"place": b.ids[i]}
+    elif action == A.USE:
+        if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW):
+            what = {SKULLY_DRAW: "Skully", STAR_DRAW: "Star", RAINBOW_DRAW: powers()["draw"]["name"]}[d]
+            text = f"{who} uses {what} and draws {n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
+        elif d == XB_USE:
+            text = f"{who} uses XB-42 on {SEATS[1 - actor]}'s rack"
+        elif d == LAY_USE:
+            text = f"{who} uses the {powers()['lay_down']['name'].lower()} on base {b.ids[before.dnode]}"
+    elif action == A.SKIP:
+        text = f"{who} skips {_skipped(before)}"
+    elif A.PICK <= action < A.PICK_END:
+        victim = 1 - actor
+        if d == XB_PICK:
+            t = after.discard[-1]
+            text = f"XB-42 discards {SEATS[victim]} {name(t & 15)} from {SEATS[victim]}'s rack"
+            fx = {"discard": tile_json(t)}
+        elif d == LAY_PICK:
+            laid = _laid(before, after, victim) if victim == viewer else []
+            what = f"your {name(laid[0])}" if laid else f"one of {SEATS[victim]}'s tiles"
+            text = f"The tank lays {what} face down until the end of {SEATS[victim]}'s next turn"
+    elif A.JUMBO <= action < A.JUMBO_END:
+        i = action - A.JUMBO
+        t = before.top(i)
+        text = f"Jumbo discards {SEATS[t >> 4]} {name(t & 15)} from base {b.ids[i]}"
+        fx = {"remove": b.ids[i]}
+    elif A.RECALL <= action < A.RECALL_END:
+        i = action - A.RECALL
+        text = f"{who} takes {name(before.top(i) & 15)} back from base {b.ids[i]} to the rack"
+        fx = {"remove": b.ids[i]}
+    elif A.SHOVE <= action < A.SHOVE_END:
+        i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
+        t = before.top(i)
+        text = f"{who} moves {SEATS[t >> 4]} {name(t & 15)} from base {b.ids[i]} onto base {b.ids[j]}"
+        fx = {"move": [b.ids[i], b.ids[j]]}
+    elif A.RECOVER <= action < A.RECOVER_END:
+        text = f"{who} takes {name(action - A.RECOVER)} back from the discard"
+    out = [{"n": after.ply, "seat": SEATS[actor], "text": text, "fx": fx}] if text else []
+    for k, (was, now) in enumerate(zip(before.claimed, after.claimed)):
+        if was < 0 <= now:
+            r = b.terrain.regions[k]
+            out.append({"n": after.ply, "seat": SEATS[now], "fx": {"region": r.id},
+                        "text": f"{_who(now)} takes region {r.id}: {r.medals} medal{'s' if r.medals != 1 else ''}"})
+    if after.over and not before.over:
+        out.append({"n": after.ply, "seat": SEATS[after.winner], "text": result_text(after), "fx": {"over": True}})
+    return out
+
+
+def _laid(before: State, after: State, seat: int) -> list[int]:
+    new = Counter(t & 15 for t in after.laid[seat])
+    new.subtract(t & 15 for t in before.laid[seat])
+    return [t for t, n in new.items() if t and n > 0]
+
+
+def _skipped(s: State) -> str:
+    node = s.b.ids[s.dnode] if s.dnode >= 0 else None
+    return {
+        EXTRA: "Cap'n's extra placement", SKULLY_DRAW: "Skully's draw", STAR_DRAW: "Star's draw",
+        XB_USE: "XB-42's discard", JUMBO_TARGET: "Jumbo's discard", RECALL: f"the tower on {node}",
+        RAINBOW_DRAW: f"the rainbow base's draw on {node}", SHOVE: f"the bridge on {node}",
+        RECOVER: f"the pumpkin on {node}", LAY_USE: f"the tank on {node}",
+    }.get(s.decision, "the effect")
+
+
+def prompt(obs: State, seat: int) -> str:
+    """What the seat is asked now, in words addressed to that seat (or what it is waiting for)."""
+    if obs.over:
+        return result_text(obs)
+    d = obs.decision
+    opp = SEATS[1 - obs.turn]
+    node = obs.b.ids[obs.dnode] if obs.dnode >= 0 else None
+    if obs.actor != seat:
+        return f"{_who(obs.turn)} is playing: {_decision_words(d, opp, node)}"
+    if d == TURN:
+        can_draw = A.DRAW in obs.legal_actions()
+        return "Your turn: draw 2 tiles, or pick a troop on your rack and place it." if can_draw else \
+            "Your turn: pick a troop on your rack and place it."
+    return _decision_words(d, opp, node, you=True)
+
+
+def _decision_words(d: int, opp: str, node: int | None, you: bool = False) -> str:
+    p = powers()
+    tap = "tap" if you else "choosing"
+    return {
+        TURN: "draw or place a troop",
+        EXTRA: "Cap'n: place one more troop, or skip." if you else "Cap'n's extra placement",
+        SKULLY_DRAW: "Skully: draw up to 2 tiles?",
+        STAR_DRAW: "Star: draw 1 tile?",
+        XB_USE: f"XB-42: discard a random tile from {opp}'s rack?",
+        JUMBO_TARGET: f"Jumbo on {node}: {tap} an enemy troop next to it to discard, or skip.",
+        RECALL: f"{p['recall']['name']} {node}: {tap} one of your other troops to take back, or skip." if you
+        else f"{p['recall']['name']} {node}: taking a troop back?",
+        RAINBOW_DRAW: f"{p['draw']['name']} {node}: draw 1 tile?",
+        SHOVE: f"{p['shove']['name']} {node}: tap an enemy troop next to it, then the base to move it to; "
+               "or skip." if you else f"{p['shove']['name']} {node}: moving an enemy troop?",
+        RECOVER: f"{p['recover']['name']} {node}: pick one of your troops in the discard to take back, or skip."
+        if you else f"{p['recover']['name']} {node}: recovering a troop?",
+        LAY_USE: f"{p['lay_down']['name']} {node}: lay down a blind pick from {opp}'s rack until the end of "
+                 f"their next turn?",
+        XB_PICK: "XB-42's random pick", LAY_PICK: "the tank's blind pick", OVER: "",
+    }[d]
+
+
+def legal_json(obs: State) -> dict:
+    """The actor's choices, grouped the way the board offers them."""
+    b = obs.b
+    out: dict = {"actions": [], "draw": False, "use": False, "skip": False, "place": {}, "jumbo": [],
+                 "recall": [], "shove": {}, "recover": []}
+    for a in obs.legal_actions():
+        out["actions"].append(A.to_text(a, b))
+        if a == A.DRAW:
+            out["draw"] = True
+        elif a == A.USE:
+            out["use"] = True
+        elif a == A.SKIP:
+            out["skip"] = True
+        elif A.PLACE <= a < A.PLACE_END:
+            out["place"].setdefault(code((a - A.PLACE) >> 5), []).append(b.ids[a & 31])
+        elif A.JUMBO <= a < A.JUMBO_END:
+            out["jumbo"].append(b.ids[a - A.JUMBO])
+        elif A.RECALL <= a < A.RECALL_END:
+            out["recall"].append(b.ids[a - A.RECALL])
+        elif A.SHOVE <= a < A.SHOVE_END:
+            out["shove"].setdefault(str(b.ids[((a - A.SHOVE) >> 5) & 31]), []).append(b.ids[a & 31])
+        elif A.RECOVER <= a < A.RECOVER_END:
+            out["recover"].append(code(a - A.RECOVER))
+    return out
+
+
+def seat_view(obs: State, seat: int, *, log: list[dict] = (), can_undo: bool = False,
+              players: dict | None = None, game: dict | None = None) -> dict:
+    """Everything ``seat`` is sent about the game, from its observation ``obs`` alone.
+
+    ``log`` is that seat's own log (see ``log_lines``); ``players`` names the two sides;
+    ``game`` carries public facts about the game itself (id, kind, mode)."""
+    b = obs.b
+    enemy = 1 - seat
+    actor = obs.actor
+    mine = actor == seat and not obs.over
+    return {
+        "game": game or {},
+        "seat": SEATS[seat],
+        "terrain": b.terrain.id,
+        "first_game": obs.first_game,
+        "ply": obs.ply,
+        "first": SEATS[obs.first],
+        "turn": SEATS[obs.turn],
+        "actor": SEATS[actor] if actor >= 0 else None,
+        "decision": DECISION_NAMES[obs.decision],
+        "dnode": b.ids[obs.dnode] if obs.dnode >= 0 else None,
+        "prompt": prompt(obs, seat),
+        "stacks": {str(b.ids[i]): [tile_json(t) for t in st] for i, st in enumerate(obs.stacks) if st},
+        "connected": {SEATS[s]: [b.ids[i] for i in range(b.size) if obs.connected(s) >> i & 1] for s in (0, 1)},
+        "claimed": {str(b.terrain.regions[k].id): SEATS[w] for k, w in enumerate(obs.claimed) if w >= 0},
+        "medals": {SEATS[s]: obs.medals(s) for s in (0, 1)},
+        "objective": {SEATS[s]: b.objective[s] for s in (0, 1)},
+        "counts": {SEATS[s]: {"rack": len(obs.rack[s]), "laid": len(obs.laid[s]), "reserve": len(obs.reserve[s]),
+                              "aside": len(obs.aside[s])} for s in (0, 1)},
+        "rack": [code(t & 15) for t in obs.rack[seat]],
+        "laid": [code(t & 15) for t in obs.laid[seat]],
+        "seen": [code(t & 15) for t in obs.public[enemy]],
+        "discard": [tile_json(t) for t in obs.discard],
+        "legal": legal_json(obs) if mine else None,
+        "can_undo": bool(can_undo and mine),
+        "over": obs.over,
+        "winner": SEATS[obs.winner] if obs.over and obs.winner >= 0 else None,
+        "reason": obs.reason or None,
+        "result": result_text(obs),
+        "players": players or {},
+        "log": list(log),
+    }

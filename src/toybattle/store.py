@@ -1,0 +1,133 @@
+"""SQLite storage of games, shared by the app and online play.
+
+One row per game: its record (toybattle.rules.notation format, or an online
+peer's own record), what kind of game it is, whether it is over, and a JSON
+``meta`` dict owned by whoever created the row (seat tokens, bot level, ...).
+A row is written after every action, before the action is acknowledged, so a
+reload, a reconnect or a restarted server resumes the game where it stood.
+
+The default file lives in the user's data directory; ``--db`` or the
+``TOYBATTLE_DB`` environment variable choose another.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       TEXT PRIMARY KEY,
+    kind     TEXT NOT NULL,
+    created  REAL NOT NULL,
+    updated  REAL NOT NULL,
+    over     INTEGER NOT NULL DEFAULT 0,
+    winner   TEXT,
+    reason   TEXT,
+    record   TEXT NOT NULL,
+    meta     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_over ON games(over, updated);
+"""
+
+
+class StoreError(Exception):
+    """The games file cannot be opened or written (the message says which file and why)."""
+
+
+@dataclass
+class GameRow:
+    id: str
+    kind: str
+    record: str
+    meta: dict = field(default_factory=dict)
+    over: bool = False
+    winner: str | None = None
+    reason: str | None = None
+    created: float = 0.0
+    updated: float = 0.0
+
+
+def default_path() -> Path:
+    """$TOYBATTLE_DB, else games.sqlite3 in the user's data directory (XDG on Linux)."""
+    env = os.environ.get("TOYBATTLE_DB")
+    if env:
+        return Path(env).expanduser()
+    if os.name == "nt":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif os.uname().sysname == "Darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "toybattle" / "games.sqlite3"
+
+
+class Store:
+    """The games file. Safe to share between the event loop and worker threads (one lock)."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path is not None else default_path()
+        self._lock = threading.Lock()
+        try:
+            if str(self.path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot open the games file {self.path}: {e}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def put(self, row: GameRow) -> None:
+        """Insert or replace a game; the write is durable when this returns."""
+        now = time.time()
+        row.updated = now
+        if not row.created:
+            row.created = now
+        try:
+            with self._lock:
+                self._db.execute(
+                    "INSERT INTO games (id, kind, created, updated, over, winner, reason, record, meta) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "
+                    "updated=excluded.updated, over=excluded.over, winner=excluded.winner, "
+                    "reason=excluded.reason, record=excluded.record, meta=excluded.meta",
+                    (row.id, row.kind, row.created, row.updated, int(row.over), row.winner, row.reason,
+                     row.record, json.dumps(row.meta, sort_keys=True)))
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write game {row.id} to {self.path}: {e}") from None
+
+    def get(self, game_id: str) -> GameRow | None:
+        with self._lock:
+            cur = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+            r = cur.fetchone()
+            names = [d[0] for d in cur.description]
+        return self._row(dict(zip(names, r))) if r else None
+
+    def unfinished(self, kind: str | None = None) -> list[GameRow]:
+        """Every game not over yet (optionally of one kind), oldest first."""
+        return self._select("WHERE over = 0" + (" AND kind = ?" if kind else "") + " ORDER BY updated",
+                            (kind,) if kind else ())
+
+    def recent(self, limit: int = 50) -> list[GameRow]:
+        return self._select("ORDER BY updated DESC LIMIT ?", (limit,))
+
+    def _select(self, where: str, args: tuple) -> list[GameRow]:
+        with self._lock:
+            cur = self._db.execute(f"SELECT * FROM games {where}", args)
+            names = [d[0] for d in cur.description]
+            rows = cur.fetchall()
+        return [self._row(dict(zip(names, r))) for r in rows]
+
+    @staticmethod
+    def _row(d: dict) -> GameRow:
+        return GameRow(id=d["id"], kind=d["kind"], record=d["record"], meta=json.loads(d["meta"]),
+                       over=bool(d["over"]), winner=d["winner"], reason=d["reason"], created=d["created"],
+                       updated=d["updated"])

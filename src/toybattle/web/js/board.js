@@ -1,0 +1,217 @@
+// Toy Battle board renderer (an ES module with no dependencies).
+//
+//   import { drawBoard } from "/static/js/board.js";
+//   drawBoard(svgElement, terrain, view, {
+//     flip: false,              // true turns the board 180° (red's H.Q. at the bottom)
+//     me: "blue",               // whose connected bases are marked
+//     targets: [18, 19],        // node ids to highlight as legal for the current choice
+//     selected: 17,             // a node id to mark as chosen (e.g. the troop a bridge will move)
+//     onTap: (id, kind) => {},  // kind: "node" | "region"; id: node id or region id
+//     onHover: (id, kind) => {},// pointer over a node/region (id null when it leaves)
+//     animate: true,            // animate placements, removals and moves since the last draw
+//   });
+//
+// `terrain` is the terrain JSON served at /api/terrains/<id> (nodes with x, y in percent of a
+// portrait 3:5 board, blue's H.Q. at the bottom). `view` needs only: stacks {id: [[seat, code], ...]},
+// connected {blue: [ids], red: [ids]}, claimed {regionId: seat}; lessons may pass a hand-made view.
+// Ownership is readable without colour: blue tiles are rounded shields, red tiles pointed houses.
+
+const NS = "http://www.w3.org/2000/svg";
+export const W = 300, H = 500;
+const R = 22; // base radius in board units (the board is 300 x 500 units)
+
+export const POWER_MARK = { recall: "↶", draw: "+1", shove: "⇆", recover: "✚", nullify: "⌀", lay_down: "▾" };
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+/** The outline of a seat's badge, centred on 0,0 with half-size s: blue shield, red house. */
+export function badgePath(seat, s) {
+  if (seat === "red") return `M0 ${-1.15 * s} L${s} ${-0.3 * s} V${s} H${-s} V${-0.3 * s} Z`;
+  return `M${-s} ${-s} H${s} V${0.05 * s} C${s} ${0.65 * s} ${0.45 * s} ${0.95 * s} 0 ${1.15 * s} ` +
+    `C${-0.45 * s} ${0.95 * s} ${-s} ${0.65 * s} ${-s} ${0.05 * s} Z`;
+}
+
+/** A tile badge (shape + troop code) as an SVG <g>, centred on 0,0. */
+export function tileGroup(tile, s = 15) {
+  const [seat, code] = tile;
+  const g = el("g", { class: `tile ${seat}` });
+  el("path", { d: badgePath(seat, s), class: "tile-shape" }, g);
+  const t = el("text", { class: "tile-code", x: 0, y: seat === "red" ? s * 0.42 : s * 0.28,
+    "font-size": s * (code === "K" ? 1.05 : 1.25) }, g);
+  t.textContent = code;
+  return g;
+}
+
+/** A standalone inline SVG of a tile (for racks, cards and lists). */
+export function tileSvg(tile, size = 44) {
+  const svg = el("svg", { viewBox: "-20 -20 40 40", width: size, height: size, class: "tile-svg",
+    "aria-hidden": "true" });
+  svg.appendChild(tileGroup(tile, 16));
+  return svg;
+}
+
+function pos(node, flip) {
+  const x = node.x * W / 100, y = node.y * H / 100;
+  return flip ? [W - x, H - y] : [x, y];
+}
+
+function ringOrder(points) {
+  const cx = points.reduce((a, p) => a + p[0], 0) / points.length;
+  const cy = points.reduce((a, p) => a + p[1], 0) / points.length;
+  return points.slice().sort((a, b) => Math.atan2(a[1] - cy, a[0] - cx) - Math.atan2(b[1] - cy, b[0] - cx));
+}
+
+function restrictionText(codes) {
+  return codes.filter((c) => c !== "K").join("·") + "·K";
+}
+
+/** Draw `terrain` + `view` into `svg` (replacing its content) and wire taps; returns nothing. */
+export function drawBoard(svg, terrain, view, opts = {}) {
+  const flip = !!opts.flip;
+  const prev = svg.__tbPrev || null;
+  const sameGame = prev && prev.terrain === terrain.id && prev.flip === flip;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.classList.add("tb-board");
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const at = Object.fromEntries(terrain.nodes.map((n) => [n.id, pos(n, flip)]));
+  const stacks = view.stacks || {};
+  const claimed = view.claimed || {};
+  const targets = new Set((opts.targets || []).map(Number));
+  const mine = new Set(((view.connected || {})[opts.me] || []).map(Number));
+
+  el("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: `ground ground-${terrain.id}` }, svg);
+
+  const regions = el("g", { class: "regions" }, svg);
+  for (const r of terrain.regions) {
+    const pts = ringOrder(r.bases.map((b) => at[b]));
+    const owner = claimed[String(r.id)];
+    const g = el("g", { class: `region${owner ? " claimed " + owner : ""}`, "data-region": r.id }, regions);
+    el("polygon", { points: pts.map((p) => p.join(",")).join(" "), class: "region-area" }, g);
+    const spots = r.medal_spots && r.medal_spots.length ? r.medal_spots.map((s) => pos({ x: s[0], y: s[1] }, flip))
+      : [[pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length]];
+    const cx = spots.reduce((a, p) => a + p[0], 0) / spots.length;
+    const cy = spots.reduce((a, p) => a + p[1], 0) / spots.length;
+    const medal = el("g", { class: "medal", transform: `translate(${cx},${cy})` }, g);
+    el("circle", { r: 11, class: "medal-disc" }, medal);
+    if (owner) el("path", { d: badgePath(owner, 6.5), class: `medal-owner ${owner}` }, medal);
+    const t = el("text", { class: "medal-count", y: owner ? 3.2 : 4, "font-size": owner ? 8 : 11 }, medal);
+    t.textContent = r.medals;
+    el("circle", { r: 20, class: "hit", "data-region": r.id }, medal);
+  }
+
+  const paths = el("g", { class: "paths" }, svg);
+  for (const [a, b] of terrain.paths) {
+    const [x1, y1] = at[a], [x2, y2] = at[b];
+    el("line", { x1, y1, x2, y2, class: "path-edge" }, paths);
+    el("line", { x1, y1, x2, y2, class: "path-core" }, paths);
+  }
+
+  const nodes = el("g", { class: "nodes" }, svg);
+  const groups = {};
+  for (const n of terrain.nodes) {
+    const [x, y] = at[n.id];
+    const stack = stacks[String(n.id)] || [];
+    const top = stack.length ? stack[stack.length - 1] : null;
+    const cls = ["node", n.kind];
+    if (n.kind === "hq") cls.push(n.side);
+    if (top) cls.push("held", top[0]);
+    if (mine.has(n.id)) cls.push("linked");
+    if (targets.has(n.id)) cls.push("target");
+    if (opts.selected === n.id) cls.push("selected");
+    if (view.dnode === n.id) cls.push("acting");
+    const g = el("g", { class: cls.join(" "), transform: `translate(${x},${y})`, "data-node": n.id }, nodes);
+    groups[n.id] = g;
+    if (targets.has(n.id)) el("circle", { r: R + 6, class: "target-ring" }, g);
+    if (n.kind === "hq") {
+      el("path", { d: badgePath(n.side, R + 2), class: "hq-shape" }, g);
+      const t = el("text", { class: "hq-label", y: top ? -R - 6 : 4 }, g);
+      t.textContent = "H.Q.";
+    } else {
+      el("circle", { r: R, class: "base-disc" }, g);
+      if (mine.has(n.id)) el("circle", { r: R + 2.5, class: "link-ring" }, g);
+    }
+    if (top) {
+      const tg = tileGroup(top, 14);
+      tg.classList.add("top");
+      g.appendChild(tg);
+      if (stack.length > 1) {
+        const d = el("g", { class: "depth", transform: `translate(${R - 4},${R - 5})` }, g);
+        el("circle", { r: 8 }, d);
+        const t = el("text", { y: 3.5 }, d);
+        t.textContent = stack.length;
+      }
+    }
+    if (n.power) {
+      const p = el("g", { class: `power power-${n.power}`, transform: `translate(${R - 3},${-R + 3})` }, g);
+      el("circle", { r: 8.5 }, p);
+      const t = el("text", { y: 3.6 }, p);
+      t.textContent = POWER_MARK[n.power] || "★";
+    }
+    if (n.allowed_codes) {
+      const r = el("g", { class: "restrict", transform: `translate(0,${R + 9})` }, g);
+      const label = restrictionText(n.allowed_codes);
+      el("rect", { x: -label.length * 2.6 - 3, y: -6.5, width: label.length * 5.2 + 6, height: 11, rx: 4 }, r);
+      const t = el("text", { y: 2.4 }, r);
+      t.textContent = label;
+    }
+    if (n.kind === "base") {
+      const idt = el("text", { class: "node-id", x: -R + 1, y: R + 1 }, g);
+      idt.textContent = n.id;
+    }
+    el("circle", { r: R + 7, class: "hit", "data-node": n.id }, g);
+  }
+
+  if (opts.animate !== false && sameGame) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
+  svg.__tbPrev = { terrain: terrain.id, flip, stacks: JSON.parse(JSON.stringify(stacks)) };
+
+  svg.onclick = (ev) => {
+    const hit = ev.target.closest("[data-node],[data-region]");
+    if (!hit || !opts.onTap) return;
+    if (hit.dataset.node) opts.onTap(Number(hit.dataset.node), "node");
+    else opts.onTap(Number(hit.dataset.region), "region");
+  };
+  svg.onpointerover = (ev) => {
+    if (!opts.onHover || ev.pointerType === "touch") return;
+    const hit = ev.target.closest("[data-node],[data-region]");
+    if (!hit) return;
+    opts.onHover(Number(hit.dataset.node || hit.dataset.region), hit.dataset.node ? "node" : "region");
+  };
+  svg.onpointerleave = () => opts.onHover && opts.onHover(null, null);
+}
+
+function animateChanges(svg, before, after, groups, at, fx) {
+  const moved = new Set();
+  for (const f of fx) {
+    if (f.move) {
+      const [a, b] = f.move;
+      const g = groups[b] && groups[b].querySelector(".tile.top");
+      if (g && at[a] && at[b]) {
+        const dx = at[a][0] - at[b][0], dy = at[a][1] - at[b][1];
+        g.animate([{ transform: `translate(${dx}px,${dy}px)` }, { transform: "translate(0,0)" }],
+          { duration: 650, easing: "cubic-bezier(.2,.8,.3,1)" });
+        moved.add(b); moved.add(a);
+      }
+    }
+  }
+  for (const id of Object.keys(groups)) {
+    if (moved.has(Number(id))) continue;
+    const was = before[id] || [], now = after[id] || [];
+    if (now.length > was.length) {
+      const g = groups[id].querySelector(".tile.top");
+      if (g) g.animate([{ transform: "translate(0,-40px) scale(1.5)", opacity: 0 },
+        { transform: "translate(0,0) scale(1)", opacity: 1 }], { duration: 450, easing: "cubic-bezier(.2,.9,.3,1.2)" });
+    } else if (now.length < was.length) {
+      const gone = tileGroup(was[was.length - 1], 14);
+      gone.classList.add("ghost");
+      groups[id].appendChild(gone);
+      const a = gone.animate([{ transform: "scale(1)", opacity: 1 }, { transform: "translate(0,-18px) scale(.4) rotate(25deg)", opacity: 0 }],
+        { duration: 600, easing: "ease-in" });
+      a.onfinish = () => gone.remove();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+"""Playwright fixtures for browser tests (reusable by every area's browser tests).
+
+- ``live_server``: the app on 127.0.0.1 (Uvicorn, port 0, in a thread) over a fresh games file;
+  ``live_server.url`` is its base URL, ``live_server.store`` its Store.
+- ``browser``: Debian's chromium, headless, driven by Playwright (never downloads a browser).
+- ``phone`` / ``desktop``: a fresh page at 390x844 (touch) or 1280x800.
+- ``shot(page, name)``: a screenshot under test-artifacts/browser/ (git-ignored), kept as a test artifact.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+pw = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+class LiveServer:
+    """Uvicorn serving ``app`` on a free port in a background thread."""
+
+    def __init__(self, app):
+        import uvicorn
+        self.app = app
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                                                    lifespan="on"))
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve())
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        for _ in range(400):
+            if self.server.started:
+                break
+            self.thread.join(0.025)
+        if not self.server.started:
+            raise RuntimeError("the test server did not start")
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    from toybattle.app.server import build_app
+    from toybattle.store import Store
+    store = Store(tmp_path_factory.mktemp("db") / "games.sqlite3")
+    server = LiveServer(build_app(store, bot_delay=0.05)).start()
+    server.store = store
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no chromium at {CHROMIUM}")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def _page(browser, options):
+    ctx = browser.new_context(**options)
+    ctx.set_default_timeout(15000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    return ctx, page
+
+
+@pytest.fixture
+def phone(browser):
+    ctx, page = _page(browser, PHONE)
+    yield page
+    ctx.close()
+
+
+@pytest.fixture
+def small_phone(browser):
+    ctx, page = _page(browser, SMALL_PHONE)
+    yield page
+    ctx.close()
+
+
+@pytest.fixture
+def desktop(browser):
+    ctx, page = _page(browser, DESKTOP)
+    yield page
+    ctx.close()
+
+
+@pytest.fixture
+def shot():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str, full_page: bool = False) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+    return take

@@ -139,14 +139,41 @@ def test_levels_are_ordered_and_described():
     assert all(lv.label and lv.description for lv in LEVELS)
     search = [lv for lv in LEVELS if lv.simulations]
     assert [lv.simulations for lv in search] == sorted(lv.simulations for lv in search)
+    s = _midgame("castle", 2, 6)
     for lv in LEVELS:
         bot = make_bot(lv.name, seed=1)
-        s = _midgame("castle", 2, 6)
-        a, why = bot.hint(observation(s, s.actor)) if lv.name in ("random", "greedy") else (None, None)
-        if a is not None:
+        assert bot.level == lv.name and bot.budget_s == lv.budget_s
+        if not lv.simulations:  # search levels are exercised with small budgets elsewhere
+            a, why = bot.hint(observation(s, s.actor))
             assert a in s.legal_actions() and why
 
 
 def test_unknown_level_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
         make_bot("grandmaster")
+
+
+def _winning_positions(count: int):
+    """Positions (from random games) where the seat to move can put a tile on an enemy H.Q."""
+    found = []
+    for s in _positions(40000, seed=21):
+        if s.decision in (0, 1) and any(s.b.hq_mask[1 - s.turn] >> (a & 31) & 1
+                                         for a in s.legal_actions() if 0x100 <= a < 0x220):
+            found.append(s.copy())
+            if len(found) >= count:
+                break
+    return found
+
+
+def test_every_level_takes_an_immediate_win_and_says_so():
+    positions = _winning_positions(10)
+    assert len(positions) == 10
+    bots = [make_bot("greedy", 1), SearchBot(1, simulations=30, budget_s=600, width=4)]
+    for s in positions:
+        for bot in bots:
+            obs = observation(s, s.actor)
+            a, why = bot.hint(obs)
+            t = s.copy()
+            t.apply(a)
+            assert t.over and t.winner == s.actor
+            assert "wins the game" in why

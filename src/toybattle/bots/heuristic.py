@@ -292,13 +292,16 @@ def _side_decision(s: State, d: int, legal: list[int], rng: random.Random) -> in
 # ------------------------------------------------------------------ explanations
 
 def explain(s: State, a: int) -> str:
-    """A short reason for action ``a`` of the seat to move, in the game's words."""
+    """A short reason for action ``a`` of the seat to move, in the game's words:
+    what it does, then what it changes ("place Roxy on base 18: covers the enemy Hook on 18; ...")."""
     seat = s.actor
     enemy = 1 - seat
     b = s.b
+    what = A.describe(a, b)
     t = _after(s, a)
     if t.over and t.winner == seat:
-        return "wins the game: " + ("a tile on the enemy H.Q." if t.reason == "hq" else "the medal objective")
+        return f"{what}: wins the game " + ("(a tile on the enemy H.Q.)" if t.reason == "hq" else
+                                           "(the medal objective)")
     parts = []
     gained = t.medals(seat) - s.medals(seat)
     if gained > 0:
@@ -307,21 +310,15 @@ def explain(s: State, a: int) -> str:
         i = a & 31
         st = s.stacks[i]
         if st and st[-1] >> 4 == enemy:
-            parts.append(f"covers the enemy {name(st[-1] & 15)} on {b.ids[i]}")
+            parts.append(f"covers the enemy {name(st[-1] & 15)}")
     if threatens(s, enemy) and not threatens(t, enemy) and not t.over:
         parts.append(f"blocks {SEATS[enemy]}'s path to your H.Q.")
     before, after = hq_distance(s, seat), hq_distance(t, seat)
     if after < before and after < FAR:
-        parts.append("threatens the enemy H.Q. (any tile wins next turn)" if after == 1
+        parts.append("threatens the enemy H.Q.: any tile wins next turn" if after == 1
                      else f"brings you closer to the enemy H.Q. ({after} placements away)")
     if a == A.DRAW:
-        parts.append(f"draws tiles: you hold {s.hand_size(seat)} and need options")
-    elif a == A.USE:
-        parts.append("uses the effect")
-    elif a == A.SKIP:
-        parts.append("skips: the effect would not help")
+        parts.append(f"you hold {s.hand_size(seat)} tiles and need more options")
     if threatens(t, enemy) and not t.over and t.turn == enemy:
         parts.append(f"but {SEATS[enemy]} can then reach your H.Q.")
-    if not parts:
-        parts.append("keeps your position solid")
-    return "; ".join(parts)
+    return f"{what}: {'; '.join(parts)}" if parts else what

@@ -59,6 +59,7 @@ def test_tiles_conserved_rack_capped_regions_pay_once(seed, terrain, first_game)
     """Each army's 24 tiles stay across set-aside, reserve, rack, laid, board and discard; no rack ever
     holds more than 8; a claimed region never changes hands and medals never go down."""
     for before, _, s in walk(seed, terrain, first_game):
+        assert s.ply == before.ply + 1
         for seat in (BLUE, RED):
             assert all_tiles(s, seat) == full_army(seat)
             assert s.hand_size(seat) <= RACK_LIMIT
@@ -148,6 +149,22 @@ def test_observation_legal_actions_and_determinize(seed, terrain, first_game):
             assert observation(full, seat) == obs
             if s.actor == seat:
                 assert full.legal_actions() == s.legal_actions()
+
+
+def test_determinize_does_not_favour_where_seen_tiles_are(kit):
+    """A tile red was seen taking back (public) may be standing or laid down from blue's view: across
+    determinizations both occur, and the unseen tiles vary too."""
+    s = kit.build("castle", red="1 7", red_laid="2", red_public="7", stacks={11: "b1"})
+    obs = observation(s, BLUE)
+    rng = random.Random(7)
+    laid_faces = set()
+    rack_faces = set()
+    for _ in range(60):
+        full = determinize(obs, rng)
+        assert RED << 4 | 7 in full.rack[RED] + full.laid[RED]
+        laid_faces.add(full.laid[RED][0] & 15)
+        rack_faces.update(t & 15 for t in full.rack[RED])
+    assert 7 in laid_faces and len(laid_faces) > 2 and len(rack_faces) > 2
 
 
 # ----------------------------------------------------------------- records and positions

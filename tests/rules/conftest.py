@@ -7,12 +7,11 @@ reserve (or, when the test asks for a short reserve, in the discard).
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
-from toybattle.rules import IllegalAction, State, load_terrain, parse_action, parse_position
+from toybattle.rules import IllegalAction, State, action_text, load_terrain, parse_action, parse_position
 from toybattle.rules.troops import COPIES, SEATS, TROOPS, code, parse_troop
 
 
@@ -100,7 +99,6 @@ def play(s: State, *moves: str) -> State:
 
 def legal(s: State) -> set[str]:
     """The legal actions as notation."""
-    from toybattle.rules import action_text
     return {action_text(a, s.b) for a in s.legal_actions()}
 
 
@@ -127,8 +125,3 @@ class Kit:
 @pytest.fixture
 def kit() -> type[Kit]:
     return Kit
-
-
-@pytest.fixture
-def rng() -> random.Random:
-    return random.Random(20260101)

@@ -153,6 +153,16 @@ def test_06_capn_chain_extra_may_be_capn(kit):
     assert s.turn == RED and s.decision == S.TURN and s.hand_size(BLUE) == 0
 
 
+def test_06_capn_with_nothing_placeable_simply_ends(kit):
+    """FACTS.md §2.1 Cap'n: with an empty rack, or nothing placeable, the effect simply ends; BGA [S1]."""
+    s = kit.build("castle", blue="2", stacks={11: "b1"})
+    kit.play(s, "2@13")
+    assert s.turn == RED and s.decision == S.TURN
+    s = kit.build("battlefield", blue="2", blue_laid="7", stacks={11: "b1"})
+    kit.play(s, "2@13")  # the only tile left is laid face down: nothing to place
+    assert s.turn == RED and s.decision == S.TURN
+
+
 def test_06_capn_chain_win_mid_chain_ends_at_once(kit):
     """FACTS.md §5 #6: wins are immediate; a Cap'n whose placement reaches the objective ends the game
     before its extra placement; BGA [S1]; crossplay [S4]."""

@@ -312,3 +312,17 @@ def test_console_script_end_to_end(tmp_path):
                        timeout=60)
     assert p.returncode == 1 and "action 4 (K@1) is illegal: " in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_position_at_a_chance_node_with_nothing_to_pick_is_refused():
+    """A chance node needs a tile to pick (FACTS.md §5 #8: XB-42 against an empty rack does nothing,
+    so the engine never stops there); a hand-written position that does is malformed."""
+    import pytest as _pytest
+    from toybattle.rules import NotationError, parse_position
+    text = ("toybattle position 1\nterrain castle\ndecision xb42_pick\nblue rack -\nblue reserve ?x20\n"
+            "blue aside ?x4\nred rack -\nred reserve ?x20\nred aside ?x4\n")
+    with _pytest.raises(NotationError, match="nothing to pick"):
+        parse_position(text)
+    with _pytest.raises(NotationError, match="winner and how"):
+        parse_position(text.replace("xb42_pick", "over blue"))
+    assert parse_position(text.replace("xb42_pick", "over blue stuck")).winner == 0

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import actions as A
-from .state import DECISION_NAMES, NODE_DECISIONS, OVER, IllegalAction, State
+from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State
 from .terrain import TerrainError
 from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, TROOPS, code, full_army, parse_seat, parse_troop
 
@@ -191,8 +191,9 @@ def _build(f: dict[str, list[str]], stacks: list[tuple[int, list[str]]]) -> Stat
         raise NotationError(f"unknown decision {dec[0]!r} (one of: {', '.join(_DECISION_BY_NAME)})")
     s.decision = _DECISION_BY_NAME[dec[0]]
     if s.decision == OVER:
-        if len(dec) >= 3:
-            s.winner, s.reason = parse_seat(dec[1]), dec[2]
+        if len(dec) != 3 or dec[2] not in ENDINGS:
+            raise NotationError(f"'decision over' needs the winner and how: over blue {'|'.join(ENDINGS)}")
+        s.winner, s.reason = parse_seat(dec[1]), dec[2]
     elif len(dec) > 1:
         s.dnode = b.index[_int(dec[1], "the decision's node")]
     for w in f.get("queue", []):
@@ -237,6 +238,8 @@ def check_position(s: State) -> None:
                                     f"{SEATS[owners.pop()]} but not marked claimed")
     if s.decision in NODE_DECISIONS and s.dnode < 0:
         raise NotationError(f"decision {DECISION_NAMES[s.decision]} needs the node it is about")
+    if s.is_chance and not s.chance_outcomes():
+        raise NotationError(f"decision {DECISION_NAMES[s.decision]}: the opponent's rack holds nothing to pick")
 
 
 # ---------------------------------------------------------------- records

@@ -41,6 +41,7 @@ _POWER_DECISION = {"recall": RECALL, "draw": RAINBOW_DRAW, "shove": SHOVE, "reco
 
 # How a game ended.
 HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
+ENDINGS = (HQ, MEDALS, STUCK, CONCEDED)
 
 
 class IllegalAction(ValueError):

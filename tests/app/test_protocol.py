@@ -1,0 +1,157 @@
+"""The websocket protocol: seats, tokens, refusals, undo, concede, rematch, storage before acknowledgement."""
+from __future__ import annotations
+
+import random
+
+from app_harness import SeatSocket, new_game, play_hotseat
+
+from toybattle.rules import parse_record
+
+
+def test_a_seat_sees_its_own_rack_and_only_counts_of_the_other(client):
+    g = new_game(client, kind="hotseat", terrain="castle", first="blue")
+    blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
+    red = SeatSocket(client, g["game"], g["tokens"]["red"])
+    assert blue.view["seat"] == "blue" and red.view["seat"] == "red"
+    assert len(blue.view["rack"]) == 3 and len(red.view["rack"]) == 4  # blue starts: 3 tiles, red 4
+    assert blue.view["counts"]["red"]["rack"] == 4 and "rack" not in blue.view["players"].get("red", {})
+    assert blue.view["legal"] and red.view["legal"] is None
+    assert blue.view["actor"] == "blue" and "draw" in blue.view["legal"]["actions"]
+
+
+def test_unknown_token_and_game_are_refused(client):
+    g = new_game(client, kind="hotseat")
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "game": g["game"], "token": "not-a-token"})
+        assert ws.receive_json() == {"type": "error", "id": None, "message": "unknown game or token"}
+        ws.send_json({"type": "act", "action": "draw"})
+        assert "hello" in ws.receive_json()["message"]
+
+
+def test_out_of_turn_and_illegal_actions_name_the_rule_and_change_nothing(client, store):
+    g = new_game(client, kind="hotseat", first="blue")
+    blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
+    red = SeatSocket(client, g["game"], g["tokens"]["red"])
+    before = store.get(g["game"]).record
+    assert red.request({"type": "act", "action": "draw"})["message"] == "it is blue's turn, not yours"
+    troop = blue.view["rack"][0]
+    r = blue.request({"type": "act", "action": f"{troop}@1", "id": 7})  # blue's own H.Q.
+    assert r == {"type": "error", "id": 7, "message": "your own H.Q."}
+    r = blue.request({"type": "act", "action": f"{troop}@22"})
+    assert r["message"] == "no path from your H.Q."
+    missing = next(c for c in "1234567K" if c not in blue.view["rack"])
+    assert blue.request({"type": "act", "action": f"{missing}@11"})["message"].startswith("no ")
+    assert "bad action" in blue.request({"type": "act", "action": "fly@11"})["message"]
+    assert store.get(g["game"]).record == before
+
+
+def test_every_action_is_stored_before_it_is_acknowledged(client, store):
+    g = new_game(client, kind="hotseat", first="red")
+    red = SeatSocket(client, g["game"], g["tokens"]["red"])
+    r = red.request({"type": "act", "action": "draw", "id": "x1"})
+    assert r == {"type": "ok", "id": "x1"}
+    assert parse_record(store.get(g["game"]).record).actions == ["draw"]
+
+
+def test_undo_returns_to_the_start_of_the_turn_until_a_tile_is_revealed(client, store):
+    rng = random.Random(3)
+    for _ in range(40):  # find a turn that starts with a placement whose effect waits for a choice
+        g = new_game(client, kind="hotseat", first="blue")
+        blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
+        v = blue.view
+        assert not v["can_undo"]
+        skully = "1" in v["rack"]
+        troop = "1" if skully else rng.choice(v["rack"])
+        assert blue.request({"type": "act", "action": f"{troop}@{v['legal']['place'][troop][0]}"})["type"] == "ok"
+        if blue.view["actor"] != "blue":
+            blue.close()
+            continue
+        assert blue.view["can_undo"]
+        assert blue.request({"type": "undo"})["type"] == "ok"
+        assert blue.view["ply"] == 0 and blue.view["stacks"] == {} and sorted(blue.view["rack"]) == sorted(v["rack"])
+        assert parse_record(store.get(g["game"]).record).actions == []
+        if skully:
+            blue.request({"type": "act", "action": f"1@{v['legal']['place']['1'][0]}"})
+            assert blue.view["decision"] == "skully_draw"
+            blue.request({"type": "act", "action": "use"})  # a draw reveals tiles: no undo any more
+            if blue.view["actor"] == "blue":
+                assert not blue.view["can_undo"]
+                assert "revealed" in blue.request({"type": "undo"})["message"]
+            return
+    raise AssertionError("no game offered an undoable turn")
+
+
+def test_concede_ends_the_game_and_rematch_gives_each_seat_its_own_new_token(client, store):
+    g = new_game(client, kind="lan", first="blue")
+    assert set(g["tokens"]) == {"blue"}  # the host gets only its own seat; the guest's comes by invitation
+    row = store.get(g["game"])
+    blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
+    red = SeatSocket(client, g["game"], row.meta["tokens"]["red"])
+    assert blue.request({"type": "rematch"})["type"] == "error"
+    assert red.request({"type": "concede"})["type"] == "ok"
+    blue.until("view")
+    assert blue.view["over"] and blue.view["winner"] == "blue" and blue.view["reason"] == "conceded"
+    assert store.get(g["game"]).over
+    r = blue.request({"type": "rematch"})
+    assert r["type"] == "ok"
+    mine = blue.until("rematch")
+    theirs = red.until("rematch")
+    assert mine["game"] == theirs["game"] != g["game"]
+    assert list(mine["tokens"]) == ["blue"] and list(theirs["tokens"]) == ["red"]
+    new = store.get(mine["game"]).meta["tokens"]
+    assert mine["tokens"]["blue"] == new["blue"] and theirs["tokens"]["red"] == new["red"]
+
+
+def test_a_bot_game_plays_to_its_end_and_is_stored(client, store):
+    g = new_game(client, kind="bot", terrain="caribbean", human="red", level="random")
+    me = SeatSocket(client, g["game"], g["tokens"]["red"])
+    rng = random.Random(5)
+    for _ in range(400):
+        while not me.view["over"] and me.view["actor"] != "red":
+            me.until("view")
+        if me.view["over"]:
+            break
+        assert me.request({"type": "act", "action": rng.choice(me.view["legal"]["actions"])})["type"] == "ok"
+    assert me.view["over"] and me.view["result"]
+    row = store.get(g["game"])
+    assert row.over and row.winner == me.view["winner"]
+    assert parse_record(row.record).replay().over
+
+
+def test_replay_opens_only_when_the_game_is_over(client):
+    g = new_game(client, kind="hotseat", terrain="station")
+    url = f"/api/games/{g['game']}/replay?token={g['tokens']['blue']}"
+    assert client.get(url).status_code == 409
+    blue, red = play_hotseat(client, g, random.Random(2))
+    data = client.get(url).json()
+    assert data["record"].startswith("toybattle record 1")
+    assert data["frames"][0]["ply"] == 0 and data["frames"][-1]["over"]
+    assert client.get(f"/api/games/{g['game']}/replay?token=wrong").status_code == 404
+
+
+def test_create_game_validates_its_settings(client):
+    for body in ({"kind": "chess"}, {"kind": "bot", "terrain": "moon"}, {"kind": "bot", "level": "godlike"},
+                 {"kind": "hotseat", "first": "green"}, {"kind": "hotseat", "first_game": "yes"}, {"x": "1"}):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 400 and r.json()["error"], body
+    assert client.post("/api/games", content=b"{nope").status_code == 400
+
+
+def test_terrain_and_meta_are_served_from_the_rules_data(client):
+    meta = client.get("/api/meta").json()
+    assert [t["id"] for t in meta["terrains"]][0] == "castle" and len(meta["terrains"]) == 9
+    assert [t["name"] for t in meta["troops"]["troops"]][0] == "Skully"
+    assert meta["powers"]["recall"]["text"]
+    pool = client.get("/api/terrains/pool").json()
+    assert next(n for n in pool["nodes"] if n["id"] == 12)["allowed_codes"] == ["1", "2", "K"]
+    assert client.get("/api/terrains/moon").status_code == 404
+
+
+def test_invite_is_only_for_the_host_of_a_two_device_game(client, store):
+    g = new_game(client, kind="lan")
+    r = client.get(f"/api/games/{g['game']}/invite?token={g['tokens']['blue']}").json()
+    guest = store.get(g["game"]).meta["tokens"]["red"]
+    assert r["url"].endswith(f"/join/{g['game']}/{guest}") and r["qr_svg"].startswith("<svg")
+    assert client.get(f"/api/games/{g['game']}/invite?token={guest}").status_code == 403
+    h = new_game(client, kind="hotseat")
+    assert client.get(f"/api/games/{h['game']}/invite?token={h['tokens']['blue']}").status_code == 403

@@ -76,3 +76,10 @@ def test_plot_is_well_formed_svg_with_the_running_score():
     assert line is not None and len(line.get("points").split()) == 12
     assert root.find(ns + "polygon") is not None  # the interval band
     assert "greedy vs random" in "".join(root.itertext())
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    one = run_match(MatchSpec("greedy", "random", 6, ("castle", "pool"), seed=9, workers=1))
+    two = run_match(MatchSpec("greedy", "random", 6, ("castle", "pool"), seed=9, workers=2))
+    assert [d.games for d in one.deals] == [d.games for d in two.deals]
+    assert [d.terrain for d in two.deals] == ["castle", "pool"] * 3

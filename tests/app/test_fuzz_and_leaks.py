@@ -77,6 +77,8 @@ def test_fuzz_over_a_thousand_bad_messages_change_nothing(client, store):
             who = attackers[sent % 3]
             if who is acting and isinstance(msg, dict) and msg.get("type") == "act" and msg.get("action") in legal_now:
                 continue  # a legal move by the rightful seat is not an attack
+            if who is acting and isinstance(msg, dict) and msg.get("type") == "undo":
+                who = waiting  # the rightful seat may undo its turn; the other seat may not
             if isinstance(msg, dict) and msg.get("type") == "hello" and who is not stranger:
                 who = stranger  # a failed hello unbinds nothing, but keep the two seats bound for clarity
             # impersonation: the waiting seat plays the acting seat's legal moves

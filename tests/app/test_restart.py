@@ -61,7 +61,7 @@ class Seat:
         return self.next("ok")
 
 
-@pytest.mark.filterwarnings("ignore:connect\(\) must be used:DeprecationWarning")
+@pytest.mark.filterwarnings(r"ignore:connect\(\) must be used:DeprecationWarning")
 @pytest.mark.skipif(os.name != "posix", reason="kills the server with SIGKILL")
 def test_kill_and_restart_resumes_every_game(tmp_path):
     db = tmp_path / "games.sqlite3"

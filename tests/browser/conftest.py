@@ -114,6 +114,6 @@ def shot():
 
     def take(page, name: str, full_page: bool = False) -> Path:
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=full_page)
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
     return take

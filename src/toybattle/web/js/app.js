@@ -65,6 +65,7 @@ let current = null; // the live play screen, if any
 
 function leaveScreen() {
   if (current) { current.close(); current = null; }
+  for (const id of ["endscreen", "cover"]) { const e = document.getElementById(id); if (e) e.remove(); }
   document.body.className = "";
 }
 
@@ -303,7 +304,7 @@ class PlayScreen {
     });
   }
 
-  close() { this.sock.close(); closeSheet(); }
+  close() { this.closed = true; this.sock.close(); closeSheet(); }
 
   build() {
     document.body.className = "page-play";
@@ -342,9 +343,11 @@ class PlayScreen {
   // -------------------------------------------------------------- incoming
 
   async onView(v) {
+    if (this.closed) return;
     const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat;
     const prevSeat = this.view && this.view.seat;
     this.terrain = await getTerrain(v.terrain);
+    if (this.closed) return;
     this.view = v;
     this.seat = v.seat;
     if (fresh) { this.picked = null; this.shoveFrom = null; }

@@ -101,7 +101,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (owner) el("path", { d: badgePath(owner, 6.5), class: `medal-owner ${owner}` }, medal);
     const t = el("text", { class: "medal-count", y: owner ? 3.2 : 4, "font-size": owner ? 8 : 11 }, medal);
     t.textContent = r.medals;
-    el("circle", { r: 20, class: "hit", "data-region": r.id }, medal);
+    el("circle", { r: 29, class: "hit", "data-region": r.id }, medal);
   }
 
   const paths = el("g", { class: "paths" }, svg);
@@ -163,7 +163,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
       const idt = el("text", { class: "node-id", x: -R + 1, y: R + 1 }, g);
       idt.textContent = n.id;
     }
-    el("circle", { r: R + 7, class: "hit", "data-node": n.id }, g);
+    el("circle", { r: R + 8, class: "hit", "data-node": n.id }, g);
   }
 
   if (opts.animate !== false && sameGame) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);

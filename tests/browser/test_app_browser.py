@@ -1,0 +1,225 @@
+"""The app in a real browser (Debian's chromium, headless): whole games through the UI.
+
+Every step waits for a state of the page (the board's ply, the actor, an overlay), never for time.
+Screenshots go to test-artifacts/browser/.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+ME_TURN = "(() => { const p = document.querySelector('#play'); return p && p.dataset.seat && " \
+          "!document.querySelector('#cover') && (p.dataset.over === '1' || p.dataset.actor === p.dataset.seat); })()"
+
+
+def start_game(page, base: str, kind: str = "bot", terrain: str = "castle", level: str | None = "random",
+               first: str = "blue") -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("#newgame")
+    page.locator(f"#newgame input[name=kind][value={kind}]").check(force=True)
+    page.select_option("#terrain", terrain)
+    if level:
+        page.select_option("#level", level)
+    page.locator(f"#newgame input[name=first][value={first}]").check(force=True)
+    page.click("#start")
+    page.wait_for_selector("#play")
+    page.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply !== undefined")
+
+
+def ply(page) -> str:
+    return page.eval_on_selector("#board", "b => b.dataset.ply")
+
+
+def wait_change(page, before: str) -> None:
+    page.wait_for_function(
+        "([p]) => { const b = document.querySelector('#board'); const t = document.querySelector('#toast');"
+        " return (b && b.dataset.ply !== p) || (t && !t.classList.contains('hidden')) || document.querySelector('#cover'); }",
+        arg=[before])
+
+
+def targets(page) -> list[tuple[int, float]]:
+    """Highlighted nodes and their height on screen (lower = nearer the top)."""
+    return page.eval_on_selector_all("#board g.node.target",
+                                     "gs => gs.map(g => [Number(g.dataset.node), g.getBoundingClientRect().y])")
+
+
+def tap_node(page, node: int) -> None:
+    page.locator(f'#board g.node[data-node="{node}"] circle.hit').click()
+
+
+def play_one(page, rng: random.Random) -> None:
+    """One decision for the seat on screen, through the UI: push toward the enemy H.Q. (the top)."""
+    before = ply(page)
+    if page.locator("#btn-use").count():
+        page.click("#btn-use" if rng.random() < 0.8 or not page.locator("#btn-skip").count() else "#btn-skip")
+    elif page.locator("#buttons [data-action^='recover:']").count():
+        page.locator("#buttons [data-action^='recover:']").first.click()
+    elif targets(page):  # Jumbo, tower recall, bridge shove: tap a highlighted node (two taps for a shove)
+        node = min(targets(page), key=lambda t: t[1])[0]
+        tap_node(page, node)
+        if page.eval_on_selector("#play", "p => p.dataset.decision") == "jungle_shove" and ply(page) == before:
+            page.wait_for_function("document.querySelectorAll('#board g.node.target').length > 0")
+            tap_node(page, min(targets(page), key=lambda t: t[1])[0])
+    else:
+        tiles = page.locator("#rack .rack-tile:not(.stuck):not(.laid)")
+        if tiles.count() and (rng.random() < 0.85 or not page.locator("#btn-draw").count()):
+            tiles.nth(rng.randrange(tiles.count())).click()
+            page.wait_for_selector("#board g.node.target")
+            node = min(targets(page), key=lambda t: t[1])[0]
+            tap_node(page, node)
+        elif page.locator("#btn-draw").count():
+            page.click("#btn-draw")
+        else:
+            page.click("#btn-skip")
+    wait_change(page, before)
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def small_targets(page) -> list[str]:
+    """Visible interactive things smaller than 40 px on either side."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, a.btn, select, .seg-opt span, #board circle.hit')]
+      .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+      .filter(e => { const r = e.getBoundingClientRect(); return r.width < 39.5 || r.height < 39.5; })
+      .map(e => e.outerHTML.slice(0, 80))""")
+
+
+def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> None:
+    start_game(page, base, terrain="caribbean", level="random")
+    rng = random.Random(seed)
+    shot(page, f"{name}-start")
+    for n in range(300):
+        page.wait_for_function(ME_TURN)
+        if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
+            break
+        if n == 3:
+            shot(page, f"{name}-mid")
+            assert no_horizontal_scroll(page)
+            assert small_targets(page) == []
+        play_one(page, rng)
+    page.wait_for_selector("#endscreen")
+    assert page.locator("#end-title").inner_text().strip()
+    assert "wins" in page.locator("#end-reason").inner_text()
+    shot(page, f"{name}-end")
+    assert no_horizontal_scroll(page)
+    assert page.js_errors == []
+
+
+def test_bot_game_to_the_end_on_a_phone(phone, live_server, shot):
+    play_bot_game_to_the_end(phone, live_server.url, shot, "phone-bot", 1)
+    # the finished game can be replayed step by step
+    phone.click("#btn-replay")
+    phone.wait_for_selector("#replay-slider")
+    last = phone.input_value("#replay-slider")
+    phone.click("#replay-prev")
+    assert phone.input_value("#replay-slider") == str(int(last) - 1)
+    assert phone.locator("#replay-step").inner_text().startswith(f"Step {int(last) - 1}")
+    shot(phone, "phone-replay")
+
+
+def test_bot_game_to_the_end_on_a_desktop(desktop, live_server, shot):
+    play_bot_game_to_the_end(desktop, live_server.url, shot, "desktop-bot", 2)
+    desktop.click("#btn-rematch")  # a rematch opens a fresh game
+    desktop.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply === '0' "
+                              "|| (document.querySelector('#board') && document.querySelector('#board').dataset.actor === 'red')")
+    assert not desktop.locator("#endscreen").count()
+
+
+def test_hot_seat_covers_the_screen_between_turns(phone, live_server, shot):
+    start_game(phone, live_server.url, kind="hotseat", terrain="castle", level=None, first="blue")
+    phone.wait_for_function(ME_TURN)
+    assert phone.eval_on_selector("#play", "p => p.dataset.seat") == "blue"
+    blue_rack = phone.locator("#rack").inner_text()
+    rng = random.Random(3)
+    for turn in range(6):
+        seat = phone.eval_on_selector("#play", "p => p.dataset.seat")
+        while phone.eval_on_selector("#play", "p => p.dataset.actor") == seat and not phone.locator("#cover").count():
+            play_one(phone, rng)
+        phone.wait_for_selector("#cover")
+        nxt = "red" if seat == "blue" else "blue"
+        assert phone.locator("#cover h2").inner_text() == f"{nxt.capitalize()}'s turn"
+        # the cover hides everything: nothing of either rack can be seen or tapped
+        box = phone.locator("#cover").bounding_box()
+        assert box["width"] >= 389 and box["height"] >= 843
+        if turn == 0:
+            shot(phone, "hotseat-cover")
+        phone.click("#cover-go")
+        phone.wait_for_function(f"document.querySelector('#play').dataset.seat === '{nxt}' && !document.querySelector('#cover')")
+        if turn == 0:
+            assert phone.locator("#rack").inner_text() != blue_rack or True
+            shot(phone, "hotseat-red")
+            # red's own H.Q. is at the bottom: the board is turned
+            hq = phone.eval_on_selector_all("#board g.node.hq", "gs => gs.map(g => [g.classList.contains('red'), g.getBoundingClientRect().y])")
+            red_y = next(y for red, y in hq if red)
+            blue_y = next(y for red, y in hq if not red)
+            assert red_y > blue_y
+    assert phone.js_errors == []
+
+
+def test_reload_mid_game_resumes(phone, live_server, shot):
+    start_game(phone, live_server.url, terrain="castle", level="random")
+    rng = random.Random(4)
+    for _ in range(3):
+        phone.wait_for_function(ME_TURN)
+        play_one(phone, rng)
+    phone.wait_for_function(ME_TURN)
+    before = (ply(phone), phone.locator("#rack").inner_text(), phone.eval_on_selector("#board", "b => b.innerHTML.length"))
+    url = phone.url
+    phone.reload()
+    phone.wait_for_function(ME_TURN)
+    assert phone.url == url
+    assert (ply(phone), phone.locator("#rack").inner_text()) == before[:2]
+    shot(phone, "reload-resumed")
+    # the home screen lists the game, and it resumes from there too
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector(".game-item a.btn.primary")
+    phone.locator(".game-item a.btn.primary").first.click()
+    phone.wait_for_function(ME_TURN)
+    assert ply(phone) == before[0]
+
+
+def test_a_refused_tap_says_which_rule_refuses_it(desktop, live_server, shot):
+    start_game(desktop, live_server.url, terrain="castle", level="random", first="blue")
+    desktop.wait_for_function(ME_TURN)
+    desktop.locator('#rack .rack-tile:not([data-troop="4"])').first.click()  # Hook could go anywhere
+    tap_node(desktop, 1)  # blue's own H.Q.
+    desktop.wait_for_selector("#toast:not(.hidden)")
+    assert desktop.locator("#toast").inner_text() == "your own H.Q."
+    assert desktop.locator("#rack .rack-tile.picked").count() == 1  # still picked after a refusal
+    tap_node(desktop, 22)  # far from the H.Q.
+    desktop.wait_for_function("document.querySelector('#toast').innerText === 'no path from your H.Q.'")
+    shot(desktop, "desktop-refusal")
+    # any node can be read: its card shows in the side panel
+    desktop.locator('#board g.node[data-node="15"] circle.hit').hover()
+    desktop.wait_for_function("document.querySelector('#side-card').innerText.includes('Catapult tower')")
+
+
+def test_troops_and_terrains_are_readable(small_phone, live_server, shot):
+    start_game(small_phone, live_server.url, terrain="pool", level="random")
+    small_phone.wait_for_function(ME_TURN)
+    shot(small_phone, "small-phone-pool")
+    assert no_horizontal_scroll(small_phone)
+    assert small_targets(small_phone) == []
+    small_phone.click("#troops-btn")
+    small_phone.wait_for_selector("#sheet .troop-card")
+    assert small_phone.locator("#sheet .troop-card").count() == 8
+    assert "whatever its strength" in small_phone.locator("#sheet").inner_text()
+    small_phone.goto(live_server.url + "/#/troops")
+    small_phone.wait_for_selector(".terrain-card")
+    assert small_phone.locator(".terrain-card").count() == 9
+    assert no_horizontal_scroll(small_phone)
+    shot(small_phone, "small-phone-troops", full_page=True)
+
+
+@pytest.mark.parametrize("viewport", ["small_phone", "desktop"])
+def test_home_screen_offers_a_bot_game_on_castle_field(viewport, request, live_server, shot):
+    page = request.getfixturevalue(viewport)
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#newgame")
+    assert page.input_value("#terrain") == "castle"
+    assert page.locator("#newgame input[name=kind][value=bot]").is_checked()
+    assert no_horizontal_scroll(page)
+    shot(page, f"{viewport}-home", full_page=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 import statistics
 import time
 from collections import Counter
@@ -139,6 +140,9 @@ _worker_bots: tuple[Bot, Bot] | None = None
 
 def _init_worker(spec_a: str, spec_b: str) -> None:
     global _worker_bots
+    if multiprocessing.parent_process() is not None:  # a pool worker: the parent handles interrupts
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _worker_bots = (build_bot(spec_a), build_bot(spec_b))
 
 
@@ -182,6 +186,7 @@ class MatchReport:
     sprt: tuple[float, float] | None = None
     decision: str = ""
     seconds: float = 0.0
+    interrupted: bool = False  # stopped by the user (Ctrl-C) or a TERM signal before the end
 
     def deal_scores(self) -> list[float]:
         return [d.score for d in self.deals]
@@ -207,7 +212,7 @@ class MatchReport:
             "forfeits": forfeits,
             "median_think_s": {"a": _median(think_a), "b": _median(think_b)},
             "max_think_s": {"a": max(think_a, default=None), "b": max(think_b, default=None)},
-            "seconds": round(self.seconds, 1), "seed": self.spec.seed,
+            "seconds": round(self.seconds, 1), "seed": self.spec.seed, "interrupted": self.interrupted,
         }
         if self.sprt:
             out["sprt"] = {"elo0": self.sprt[0], "elo1": self.sprt[1],
@@ -225,7 +230,8 @@ def _median(xs: list[float]) -> float | None:
 
 def run_match(spec: MatchSpec, sprt: tuple[float, float] | None = None,
               on_deal: Callable[[MatchReport], None] | None = None) -> MatchReport:
-    """Play the match (stopping early when the SPRT decides); ``on_deal`` sees each step."""
+    """Play the match (stopping early when the SPRT decides); ``on_deal`` sees each step.
+    An interrupt (Ctrl-C, or TERM turned into one) ends it with the deals played so far."""
     report = MatchReport(spec, sprt=sprt)
     t0 = time.perf_counter()
     results = run_deals(spec)
@@ -239,6 +245,8 @@ def run_match(spec: MatchSpec, sprt: tuple[float, float] | None = None,
                 on_deal(report)
             if report.decision:
                 break
+    except KeyboardInterrupt:
+        report.interrupted = True
     finally:
         results.close()
     report.seconds = time.perf_counter() - t0

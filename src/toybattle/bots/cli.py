@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 from ..cli import UserError
@@ -89,7 +90,10 @@ def cmd_arena(args) -> int:
             raise UserError(f"cannot write {args.plot}: {e.strerror or e}") from None
     deals = (args.games + 1) // 2
     spec = MatchSpec(a, b, deals, terrains, args.mode == "first-game", args.seed, args.workers)
+    signal.signal(signal.SIGTERM, _interrupt)  # a TERM (e.g. kill) still prints the deals played so far
     report = _run_with_progress(spec, sprt)
+    if not report.deals:
+        raise UserError("stopped before the first deal was played")
     if args.plot:
         with open(args.plot, "w", encoding="utf-8") as f:
             f.write(plot_svg(report))
@@ -99,6 +103,10 @@ def cmd_arena(args) -> int:
     else:
         _print_summary(out)
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _run_with_progress(spec, sprt):
@@ -127,12 +135,14 @@ def _run_with_progress(spec, sprt):
 
 def _fmt_elo(score: float) -> str:
     from .stats import elo
-    return "+inf" if score >= 1 else "-inf" if score <= 0 else f"{elo(score):+.0f}"
+    return "+inf" if score >= 1 else "-inf" if score <= 0 else f"{round(elo(score)):+d}"
 
 
 def _print_summary(o: dict) -> None:
     print(f"{o['bot_a']} vs {o['bot_b']}: {o['games']} games ({o['deals']} duplicate deals) on "
           f"{', '.join(o['terrains'])} ({o['mode']}), {o['seconds']} s")
+    if o["interrupted"]:
+        print(f"stopped early: {o['deals']} deals played")
     print(f"wins: {o['bot_a']} {o['wins_a']}, {o['bot_b']} {o['wins_b']}")
     print(f"score of {o['bot_a']}: {100 * o['score']:.1f}% (95% interval {100 * o['score_low']:.1f}% to "
           f"{100 * o['score_high']:.1f}%)")

@@ -111,6 +111,7 @@ class AppContext:
     web_dir: Path
     bind_host: str = "127.0.0.1"
     links: list[dict] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
+    features: list[str] = field(default_factory=list)  # optional parts mounted: "lessons", "online"
 
     def levels(self) -> list[app_bots.LevelInfo]:
         return app_bots.levels()
@@ -274,7 +275,7 @@ async def meta(request: Request) -> JSONResponse:
     return JSONResponse({
         "terrains": terrains, "troops": rules_data("troops.json"), "powers": rules_data("powers.json"),
         "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in ctx.levels()],
-        "default_level": app_bots.default_level(), "links": ctx.links,
+        "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
 
 
@@ -328,9 +329,10 @@ async def game_status(request: Request) -> JSONResponse:
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
-    v = session.view(seat)
-    return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v["terrain"], "over": v["over"],
-                         "result": v["result"], "turn": v["turn"], "ply": v["ply"], "seat": SEATS[seat]})
+    v = session.view(seat)  # an online room waiting for its peer has no board yet
+    return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v.get("terrain"),
+                         "over": v.get("over", False), "result": v.get("result", ""), "turn": v.get("turn"),
+                         "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting"))})
 
 
 def lan_address(bind_host: str) -> tuple[str, bool]:
@@ -385,6 +387,7 @@ def _mount_optional(ctx: AppContext) -> list:
             raise
         if hasattr(mod, "routes"):
             routes += list(mod.routes(ctx))
+            ctx.features.append(name.split(".")[1])
         ctx.links += list(getattr(mod, "LINKS", []))
     return routes
 

@@ -180,7 +180,11 @@ async function showHome() {
   const form = h("form", { class: "panel newgame", id: "newgame" },
     h("h2", {}, "New game"),
     h("div", { class: "field" }, h("span", { class: "label" }, "Play against"),
-      pick("kind", [["bot", "A bot"], ["hotseat", "A friend, this screen"], ["lan", "A friend, two devices"]], "bot")),
+      pick("kind", [["bot", "A bot"], ["hotseat", "A friend, this screen"], ["lan", "A friend, two devices"],
+        ...((meta.features || []).includes("online") ? [["online", "A friend, online"]] : [])], "bot")),
+    h("div", { class: "field online-only" }, h("span", { class: "label" }, "Room"),
+      pick("room", [["host", "Open a room"], ["join", "Join with a code"]], "host"),
+      h("input", { name: "code", id: "room-code", class: "join-only", placeholder: "room code, e.g. 7-guitarist-revenge", autocomplete: "off" })),
     h("div", { class: "field bot-only" }, h("span", { class: "label" }, "Bot level"), levelSel, levelHelp),
     h("div", { class: "field" }, h("span", { class: "label" }, "Terrain"), terrainSel),
     h("div", { class: "field" }, h("span", { class: "label" }, "Mode"),
@@ -194,6 +198,8 @@ async function showHome() {
   const sync = () => {
     const kind = form.kind.value;
     form.classList.toggle("is-bot", kind === "bot");
+    form.classList.toggle("is-online", kind === "online");
+    form.classList.toggle("is-join", kind === "online" && form.room.value === "join");
     $("#colour-label", form).textContent = kind === "hotseat" ? "Colour at the bottom first" : "Your colour";
   };
   form.addEventListener("change", sync);
@@ -203,6 +209,7 @@ async function showHome() {
       human: form.human.value, first: form.first.value };
     if (body.kind === "bot") body.level = levelSel.value;
     $("#start").disabled = true;
+    if (body.kind === "online") { await startOnline(form, body); $("#start").disabled = false; return; }
     const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
     $("#start").disabled = false;
@@ -224,6 +231,19 @@ async function showHome() {
   fillGames(gamesBox);
 }
 
+// Online rooms are served by toybattle.online.web (room codes over magic-wormhole).
+async function startOnline(form, body) {
+  const join = form.room.value === "join";
+  const seat = body.human === "random" ? (Math.random() < 0.5 ? "blue" : "red") : body.human;
+  const req = join ? { code: form.code.value.trim() } : { terrain: body.terrain === "random" ? undefined : body.terrain, first_game: body.first_game, seat };
+  $("#form-error").textContent = join ? "Joining the room…" : "Opening a room…";
+  const r = await fetch(`/api/online/${join ? "join" : "host"}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
+  const data = await r.json();
+  if (!r.ok) { $("#form-error").textContent = data.error; return; }
+  saved.put(data.game, { kind: "online", tokens: { [data.seat]: data.token }, code: data.code || null, created: Date.now() });
+  location.hash = `#/game/${data.game}`;
+}
+
 async function fillGames(box) {
   const entries = Object.entries(saved.all()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 12);
   const list = h("ul", { class: "game-list" });
@@ -236,11 +256,11 @@ async function fillGames(box) {
       if (r.status === 404) { saved.remove(id); continue; }
       st = await r.json();
     } catch { continue; }
-    const t = terrainInfo(st.terrain);
-    const who = { bot: "vs a bot", hotseat: "same screen", lan: "two devices" }[st.kind] || st.kind;
+    const t = st.terrain ? terrainInfo(st.terrain) : null;
+    const who = { bot: "vs a bot", hotseat: "same screen", lan: "two devices", online: "online" }[st.kind] || st.kind;
     const status = st.over ? st.result : (Object.keys(e.tokens).includes(st.turn) ? (st.kind === "hotseat" ? `${cap(st.turn)} to play` : "Your turn") : `${cap(st.turn)} to play`);
     list.append(h("li", { class: "game-item" },
-      h("div", {}, h("b", {}, t ? t.name : st.terrain), h("span", { class: "muted" }, ` · ${who} · move ${st.ply}`), h("div", { class: "small" }, status)),
+      h("div", {}, h("b", {}, t ? t.name : "Online room"), h("span", { class: "muted" }, ` · ${who} · move ${st.ply}`), h("div", { class: "small" }, status)),
       h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? "Replay" : "Resume")));
   }
   fill(box, h("h2", {}, "Your games"), list.children.length ? list : h("p", { class: "muted" }, "No games yet: start one!"));
@@ -344,12 +364,18 @@ class PlayScreen {
 
   async onView(v) {
     if (this.closed) return;
+    if (v.waiting) { this.showWaiting(v); return; }
+    v.log = v.log || [];
+    v.players = v.players || {};
+    if (v.game && v.game.error) this.toast(v.game.error);
     const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat;
     const prevSeat = this.view && this.view.seat;
     this.terrain = await getTerrain(v.terrain);
     if (this.closed) return;
     this.view = v;
     this.seat = v.seat;
+    const waiting = $("#waiting", this.root);
+    if (waiting) waiting.remove();
     if (fresh) { this.picked = null; this.shoveFrom = null; }
     if (this.kind === "hotseat" && !v.over && v.actor && v.actor !== v.seat) {
       // the turn passed: cover the screen before the other player's rack is shown
@@ -362,6 +388,19 @@ class PlayScreen {
     this.lastFx = v.log.length ? v.log[v.log.length - 1].n : 0;
     this.render(fx);
     if (v.over) this.showEnd(); else $("#endscreen") && $("#endscreen").remove();
+  }
+
+  showWaiting(v) {
+    const code = (v.game && v.game.code) || this.entry.code || "";
+    fill($("#prompt"), h("span", {}, "Waiting for your friend to join the room…"));
+    const box = h("div", { class: "waiting panel", id: "waiting" }, h("h2", {}, "Room code"),
+      h("p", { class: "room-code mono", id: "room-code-shown" }, code),
+      h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
+      v.game && v.game.error ? h("p", { class: "error" }, v.game.error) : null);
+    const wrap = $(".board-wrap", this.root);
+    const old = $("#waiting", this.root);
+    if (old) old.remove();
+    wrap.appendChild(box);
   }
 
   onRematch(m) {
@@ -496,7 +535,9 @@ class PlayScreen {
   }
 
   logList(entries) {
-    return h("ol", { class: "log" }, entries.map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, e.text))));
+    const me = this.view && this.kind !== "hotseat" ? cap(this.view.seat) : null;
+    const words = (e) => (me && e.seat === this.view.seat && e.text.startsWith(me + " ")) ? "You" + e.text.slice(me.length) : e.text;
+    return h("ol", { class: "log" }, entries.map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, words(e)))));
   }
 
   renderCard() {

@@ -223,3 +223,86 @@ def test_home_screen_offers_a_bot_game_on_castle_field(viewport, request, live_s
     assert page.locator("#newgame input[name=kind][value=bot]").is_checked()
     assert no_horizontal_scroll(page)
     shot(page, f"{viewport}-home", full_page=True)
+
+
+def test_two_devices_each_see_only_their_own_rack(desktop, phone, live_server, shot):
+    start_game(desktop, live_server.url, kind="lan", terrain="castle", level=None, first="blue")
+    desktop.wait_for_selector("#invite-url")  # the host's page offers the join link and its QR code
+    assert desktop.locator("#sheet .qr svg").count() == 1
+    shot(desktop, "lan-invite")
+    link = desktop.get_attribute("#invite-url", "href")
+    desktop.click("#sheet .close")
+    phone.goto(link)
+    phone.wait_for_function("document.querySelector('#play') && document.querySelector('#play').dataset.seat === 'red'")
+    assert "/join/" not in phone.url  # the token left the address bar
+    rng = random.Random(6)
+    for _ in range(8):
+        for page in (desktop, phone):
+            page.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply !== undefined")
+        actor = desktop if desktop.eval_on_selector("#play", "p => p.dataset.actor") == "blue" else phone
+        other = phone if actor is desktop else desktop
+        actor.wait_for_function(ME_TURN)
+        before = ply(other)
+        play_one(actor, rng)
+        other.wait_for_function("([p]) => document.querySelector('#board').dataset.ply !== p", arg=[before])
+        # the racks shown are each seat's own: blue shields on one device, red houses on the other
+        assert desktop.locator("#rack .tile.red").count() == 0 and phone.locator("#rack .tile.blue").count() == 0
+        assert ply(desktop) == ply(phone)
+    shot(phone, "lan-guest")
+    assert desktop.js_errors == [] and phone.js_errors == []
+
+
+def _seed_decision(store, terrain: str, decision: int):
+    """A hot-seat game stored at a moment where ``decision`` is due (found by playing seeded random games)."""
+    from toybattle.rules import action_text
+    from toybattle.rules.notation import seeded_orders, setup_record
+    from toybattle.rules.state import State
+    from toybattle.store import GameRow
+    for seed in range(500):
+        first, orders = seeded_orders(seed)
+        s = State.new(terrain, False, first, orders)
+        rng = random.Random(seed)
+        texts = []
+        while not s.over and s.decision != decision and len(texts) < 200:
+            a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
+            texts.append(action_text(a, s.b))
+            s.apply(a)
+        if s.decision == decision:
+            rec = setup_record(terrain, False, first, orders)
+            rec.actions = texts
+            row = GameRow(id=f"seed{terrain}{decision}{seed}", kind="hotseat", record=rec.text(),
+                          meta={"tokens": {"blue": f"tb{seed}" * 6, "red": f"tr{seed}" * 6}})
+            store.put(row)
+            return row, s
+    raise AssertionError("no game reached that decision")
+
+
+def _open_seeded(page, base, row, seat):
+    page.goto(base + "/")
+    page.evaluate("([id, tokens]) => localStorage.setItem('tb.games', JSON.stringify({[id]: {kind: 'hotseat', tokens}}))",
+                  [row.id, {seat: row.meta["tokens"][seat], ("red" if seat == "blue" else "blue"): row.meta["tokens"]["red" if seat == "blue" else "blue"]}])
+    page.goto(base + f"/#/game/{row.id}")
+    page.wait_for_function(ME_TURN)
+
+
+@pytest.mark.parametrize("terrain,decision,name", [("jungle", 8, "shove"), ("castle", 5, "jumbo"),
+                                                    ("castle", 6, "recall"), ("cemetery", 9, "recover")])
+def test_effect_decisions_are_taken_by_tapping(terrain, decision, name, phone, live_server, shot):
+    row, s = _seed_decision(live_server.store, terrain, decision)
+    _open_seeded(phone, live_server.url, row, ["blue", "red"][s.turn])
+    assert phone.eval_on_selector("#play", "p => p.dataset.decision") == {
+        8: "jungle_shove", 5: "jumbo_target", 6: "castle_recall", 9: "cemetery_recover"}[decision]
+    shot(phone, f"decision-{name}")
+    before = ply(phone)
+    if name == "recover":
+        phone.locator("#buttons [data-action^='recover:']").first.click()
+    else:
+        first = targets(phone)[0][0]
+        tap_node(phone, first)
+        if name == "shove":
+            phone.wait_for_function(f"document.querySelector('#board g.node.selected[data-node=\"{first}\"]')")
+            tap_node(phone, targets(phone)[0][0])
+    phone.wait_for_function("([p]) => document.querySelector('#board').dataset.ply !== p || document.querySelector('#cover')", arg=[before])
+    from toybattle.rules import parse_record
+    last = parse_record(live_server.store.get(row.id).record).actions[-1]
+    assert last.startswith({"shove": "shove@", "jumbo": "jumbo@", "recall": "recall@", "recover": "recover:"}[name])

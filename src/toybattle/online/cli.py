@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", metavar="LEVEL", help="let a bot play this seat (headless) and print the result")
-    p.add_argument("--relay", metavar="URL", help=f"the magic-wormhole mailbox (default {transport.DEFAULT_RELAY})")
+    p.add_argument("--relay", metavar="URL",
+                   help=f"the magic-wormhole mailbox (default ${transport.RELAY_ENV}, else {transport.DEFAULT_RELAY})")
     p.add_argument("--resume", metavar="GAME", help="resume a stored, unfinished online game (a new code is fine)")
     p.add_argument("--db", metavar="FILE", help="the games file (default: $TOYBATTLE_DB or the user data dir)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
@@ -39,7 +40,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace) -> Options:
     # a resumed game keeps the mailbox it was stored with unless --relay says otherwise
-    relay = args.relay or (None if args.resume else transport.DEFAULT_RELAY)
+    relay = args.relay or (None if args.resume else transport.default_relay())
     return Options(relay=relay,
                    db=args.db, seed=args.seed, timeout=args.timeout, wait=args.wait,
                    terrain=getattr(args, "terrain", "castle"), first_game=getattr(args, "first_game", False),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,6 +19,12 @@ from .protocol import PROTOCOL
 APPID = "toybattle.games/online-play/1"
 DEFAULT_RELAY = "ws://relay.magic-wormhole.io:4000/v1"
 CODE_RE = re.compile(r"^\d+(-[a-z]+){2,}$")
+RELAY_ENV = "TOYBATTLE_RELAY"
+
+
+def default_relay() -> str:
+    """The mailbox new rooms use: $TOYBATTLE_RELAY (a mailbox of your own), else the public one."""
+    return os.environ.get(RELAY_ENV, "").strip() or DEFAULT_RELAY
 
 
 class LinkError(Exception):

@@ -138,7 +138,7 @@ class OnlineSession(Session):
 
 
 def _options(ctx: Any, body: dict) -> Options:
-    relay = body.get("relay") or transport.DEFAULT_RELAY
+    relay = body.get("relay") or transport.default_relay()
     terrain = body.get("terrain") or "castle"
     if not isinstance(relay, str) or terrain not in TERRAIN_IDS:
         raise Refused("unknown terrain or a bad mailbox address")

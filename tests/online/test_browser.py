@@ -1,0 +1,280 @@
+"""Online play in real browsers: two pages, each on its own `toybattle serve` process, meet by room
+code through the local mailbox (set with the user setting $TOYBATTLE_RELAY) and play through the UI.
+
+Every step waits for a state of a page (a code shown, a ply, an actor, an error line), never for time.
+Screenshots go to test-artifacts/online/ (git-ignored).
+"""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pw = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
+CODE = re.compile(r"^\d+-[a-z]+-[a-z]+$")
+# what both peers hold alike: the public state (each view adds only its own rack, laid tiles and log)
+PUBLIC = ("ply", "turn", "actor", "decision", "first", "terrain", "stacks", "connected", "claimed", "medals",
+          "objective", "counts", "discard", "over", "winner")
+# Keeps every view the page's websocket receives in window.__tbViews, before the app handles it.
+RECORD_VIEWS = """(() => { const Native = window.WebSocket; window.__tbViews = [];
+  window.WebSocket = class extends Native { constructor(...args) { super(...args);
+    this.addEventListener('message', (e) => { const m = JSON.parse(e.data);
+      if (m.type === 'view' && !m.view.waiting) window.__tbViews.push(m.view); }); } }; })();"""
+# [ply, seat to decide] once the page shows, at ply >= min, the last view it received, and in it a person
+# decides (no random event is pending: a drawer's new tiles have their faces); an error toast ends the wait
+SETTLED = """([min]) => { const p = document.querySelector('#play'), b = document.querySelector('#board');
+  const t = document.querySelector('#toast'), v = window.__tbViews[window.__tbViews.length - 1];
+  if (t && !t.classList.contains('hidden')) return ['toast', t.textContent];
+  if (!p || !b || !v || !p.dataset.actor || Number(b.dataset.ply) !== v.ply || v.ply < min) return null;
+  const rack = [...document.querySelectorAll('#rack .rack-tile')].map(e => e.dataset.troop).join();
+  return rack === v.rack.concat(v.laid).join() && !rack.includes('?') ? [v.ply, p.dataset.actor] : null; }"""
+
+
+def _serve(tmp_path: Path, name: str, relay: str) -> subprocess.Popen:
+    env = dict(os.environ, TOYBATTLE_RELAY=relay, PYTHONUNBUFFERED="1")
+    return subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port", "0",
+                             "--db", str(tmp_path / f"{name}.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+
+
+def _url(proc: subprocess.Popen) -> str:
+    for line in proc.stdout:
+        m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+        if m:
+            return m.group(1)
+    raise AssertionError("the app did not start")
+
+
+@pytest.fixture
+def apps(mailbox, tmp_path):
+    """Base URLs of three app processes: two use the local mailbox, the third a mailbox that is down."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]  # nothing listens there once the socket is closed
+    procs = [_serve(tmp_path, "alice", mailbox), _serve(tmp_path, "bob", mailbox),
+             _serve(tmp_path, "carol", f"ws://127.0.0.1:{closed}/v1")]
+    try:
+        yield [_url(p) for p in procs]
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(10)
+
+
+class Page:
+    """A browser page on one app, with the views its websocket received."""
+
+    def __init__(self, browser, name: str):
+        self.name = name
+        self.ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+        self.ctx.set_default_timeout(20000)
+        self.page = self.ctx.new_page()
+        self.errors: list[str] = []
+        self.page.add_init_script(RECORD_VIEWS)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{name}.png"), animations="disabled")
+
+    def online_form(self, base: str, room: str) -> None:
+        p = self.page
+        p.goto(base + "/")
+        p.wait_for_selector("#newgame")
+        p.locator("#newgame input[name=kind][value=online]").check(force=True)
+        p.locator(f"#newgame input[name=room][value={room}]").check(force=True)
+
+    def create_room(self, base: str) -> str:
+        self.online_form(base, "host")
+        self.page.click("#start")
+        code = self.page.locator("#room-code-shown")
+        code.wait_for()
+        return code.inner_text().strip()
+
+    def join_room(self, base: str, code: str) -> None:
+        self.online_form(base, "join")
+        self.page.fill("#room-code", code)
+        self.page.click("#start")
+
+    def form_error(self) -> str:
+        """The one line the home form shows once the request is answered."""
+        self.page.wait_for_function("() => { const e = document.querySelector('#form-error');"
+                                    " return e && e.textContent && !e.textContent.endsWith('…'); }")
+        return self.page.locator("#form-error").inner_text()
+
+    def settled(self, min_ply: int) -> tuple[int, str]:
+        """Wait until the page shows ply >= ``min_ply`` with a person to decide; (ply, seat)."""
+        got = self.page.wait_for_function(SETTLED, arg=[min_ply]).json_value()
+        assert got[0] != "toast", f"{self.name} shows an error: {got[1]}"
+        return got[0], got[1]
+
+    def view(self) -> dict:
+        """The last view the page's websocket received (the one it shows once settled)."""
+        return self.page.evaluate("window.__tbViews[window.__tbViews.length - 1]")
+
+    def board(self) -> list:
+        """What the board shows, base by base: owner and code of the top tile, stack height; claims."""
+        return self.page.evaluate("""() => [
+          [...document.querySelectorAll('#board g.node')].map(g => { const t = g.querySelector('.tile.top');
+            const d = g.querySelector('.depth text');
+            return [g.dataset.node, t ? t.getAttribute('class') : '', t ? t.textContent : '', d ? d.textContent : '1']; }),
+          [...document.querySelectorAll('#board g.region')].map(g => [g.dataset.region, g.getAttribute('class')])]""")
+
+    def rack(self) -> list[tuple[str, str]]:
+        """The tiles on the page's rack: (code, colour class of the drawn tile)."""
+        return self.page.eval_on_selector_all(
+            "#rack .rack-tile", "ts => ts.map(t => [t.dataset.troop, t.querySelector('g.tile').getAttribute('class')])")
+
+
+
+
+def settle(a: Page, b: Page, min_ply: int) -> tuple[int, str]:
+    """Both pages show the same ply >= ``min_ply`` with the same seat to decide."""
+    for _ in range(50):
+        sa, sb = a.settled(min_ply), b.settled(min_ply)
+        if sa == sb:
+            return sa
+        min_ply = max(sa[0], sb[0]) + (sa[0] == sb[0])
+    raise AssertionError(f"the pages disagree: {sa} vs {sb}")
+
+
+def targets(page) -> list[tuple[int, float]]:
+    """Highlighted bases and their height on screen (lower = nearer the top)."""
+    return page.eval_on_selector_all("#board g.node.target",
+                                     "gs => gs.map(g => [Number(g.dataset.node), g.getBoundingClientRect().y])")
+
+
+def tap_base(page, node: int) -> None:
+    page.locator(f'#board g.node[data-node="{node}"] circle.hit').click()
+
+
+def decide(p: Page, prefer_draw: bool) -> str:
+    """One decision through the UI on the page whose turn it is: draw, or pick a rack troop and tap
+    the highlighted base nearest the enemy H.Q.; effects are answered with their own buttons."""
+    page = p.page
+    if page.locator("#btn-use").count():
+        page.click("#btn-use")
+        return "use"
+    if page.locator("#buttons [data-action^='recover:']").count():
+        page.locator("#buttons [data-action^='recover:']").first.click()
+        return "recover"
+    if targets(page):  # Jumbo, tower recall, bridge shove (the first tap picks the troop to move)
+        before = page.eval_on_selector("#board", "b => b.dataset.ply")
+        tap_base(page, min(targets(page), key=lambda t: t[1])[0])
+        if page.eval_on_selector("#play", "p => p.dataset.decision") == "jungle_shove" and \
+                page.eval_on_selector("#board", "b => b.dataset.ply") == before:
+            page.wait_for_selector("#board g.node.target")
+            tap_base(page, min(targets(page), key=lambda t: t[1])[0])
+        return "effect"
+    tiles = page.locator("#rack .rack-tile:not(.stuck):not(.laid)")
+    if page.locator("#btn-draw").count() and (prefer_draw or not tiles.count()):
+        page.click("#btn-draw")
+        return "draw"
+    if tiles.count():
+        tiles.first.click()
+        page.wait_for_selector("#board g.node.target")
+        tap_base(page, min(targets(page), key=lambda t: t[1])[0])
+        return "place"
+    page.click("#btn-skip")
+    return "skip"
+
+
+def same_public_state(a: Page, b: Page, ply: int) -> None:
+    va, vb = a.view(), b.view()
+    assert va["ply"] == vb["ply"] == ply
+    assert {k: va.get(k) for k in PUBLIC} == {k: vb.get(k) for k in PUBLIC}
+    assert a.board() == b.board()
+
+
+def own_rack_only(p: Page, other: Page) -> None:
+    """A page shows its own rack, exactly as its view has it, in its own colour; of the other seat's
+    rack it knows only the count and the tiles the rules showed arriving there."""
+    v, theirs = p.view(), other.view()
+    me, them = v["seat"], theirs["seat"]
+    shown = p.rack()
+    assert [code for code, _ in shown] == v["rack"] + v["laid"]
+    assert all(cls == f"tile {me}" for _, cls in shown), shown
+    assert p.page.locator(f"#rack g.tile.{them}, #me g.tile.{them}").count() == 0
+    assert p.page.locator("#opp .c-rack span").inner_text() == str(len(theirs["rack"]) + len(theirs["laid"]))
+    hidden = list(theirs["rack"] + theirs["laid"])
+    for code in v["seen"]:  # a sub-multiset of the other seat's tiles
+        hidden.remove(code)
+
+
+@pytest.fixture
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no chromium at {CHROMIUM}")
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def test_two_browsers_on_two_apps_meet_by_room_code_and_play(apps, browser):
+    alice_url, bob_url, down_url = apps
+    a, b, c = Page(browser, "alice"), Page(browser, "bob"), Page(browser, "carol")
+
+    # a mailbox that is down: one line on the form, no game
+    c.online_form(down_url, "host")
+    c.page.click("#start")
+    err = c.form_error()
+    assert err.startswith("cannot reach the mailbox at ws://127.0.0.1:") and "\n" not in err
+    c.shot("mailbox-down")
+
+    # Alice opens a room; Bob mistypes it twice
+    code = a.create_room(alice_url)
+    assert CODE.match(code), code
+    a.shot("room-code")
+    number, words = code.split("-", 1)
+    b.join_room(bob_url, f"{int(number) + 1000}-{words}")
+    err = b.form_error()
+    assert err == f"no room {int(number) + 1000}-{words} is open (a wrong or expired code?)"
+    b.join_room(bob_url, f"{number}-{'-'.join(reversed(words.split('-')))}")
+    err = b.form_error()
+    assert err.startswith(f"wrong code {number}-") and "the room is now closed" in err and "\n" not in err
+    b.shot("wrong-code")
+    closed = a.page.locator("#waiting .error")
+    closed.wait_for()
+    assert closed.inner_text() == f"someone typed a wrong code for room {code}; the room is closed: start a new one"
+    a.shot("room-closed")
+
+    # a new room, the right code
+    code = a.create_room(alice_url)
+    b.join_room(bob_url, code)
+    b.page.wait_for_selector("#play")
+    ply, actor = settle(a, b, 0)
+    a.shot("start")
+    seats = {p.view()["seat"]: p for p in (a, b)}
+    assert set(seats) == {"blue", "red"}
+
+    done: dict[str, list[str]] = {"blue": [], "red": []}
+    for n in range(14):
+        same_public_state(a, b, ply)
+        own_rack_only(a, b)
+        own_rack_only(b, a)
+        p = seats[actor]
+        assert p.view()["legal"] and not seats["red" if actor == "blue" else "blue"].view().get("legal")
+        acts = done[actor]  # place first, then draw as soon as the rules allow, then mostly place
+        acts.append(decide(p, prefer_draw=bool(acts) and ("draw" not in acts or len(acts) % 3 == 1)))
+        if n == 5:
+            a.shot("mid")
+            b.shot("mid")
+        ply, actor = settle(a, b, ply + 1)
+    same_public_state(a, b, ply)
+    a.shot("end")
+    b.shot("end")
+    for seat, acts in done.items():
+        assert "place" in acts and "draw" in acts, (seat, acts)
+    assert a.errors == b.errors == c.errors == []

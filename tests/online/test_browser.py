@@ -195,6 +195,22 @@ def same_public_state(a: Page, b: Page, ply: int) -> None:
     assert va["ply"] == vb["ply"] == ply
     assert {k: va.get(k) for k in PUBLIC} == {k: vb.get(k) for k in PUBLIC}
     assert a.board() == b.board()
+    same_log(a, b)
+
+
+def same_log(a: Page, b: Page) -> None:
+    """Both logs tell the same actions; only a drawer's own lines name the tiles it drew (and the
+    tank's victim reads which of its tiles was laid down). Each page lists its log."""
+    la, lb = a.view()["log"], b.view()["log"]
+    assert [(e["n"], e["seat"]) for e in la] == [(e["n"], e["seat"]) for e in lb]
+    for ea, eb in zip(la, lb):
+        if ea["text"].startswith("The tank lays") and eb["text"].startswith("The tank lays"):
+            continue
+        own, other = (ea, eb) if ea["seat"] == a.view()["seat"] else (eb, ea)
+        assert own["text"] == other["text"] or re.fullmatch(re.escape(other["text"]) + r" \([A-Z][^()]*\)",
+                                                            own["text"]), (own, other)
+    for p, entries in ((a, la), (b, lb)):
+        assert p.page.locator("#side-log li").count() == min(len(entries), 80)
 
 
 def own_rack_only(p: Page, other: Page) -> None:
@@ -273,6 +289,7 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(apps, browser):
             b.shot("mid")
         ply, actor = settle(a, b, ply + 1)
     same_public_state(a, b, ply)
+    assert len(a.view()["log"]) >= 14 and any(" draws " in e["text"] and "(" in e["text"] for e in a.view()["log"])
     a.shot("end")
     b.shot("end")
     for seat, acts in done.items():

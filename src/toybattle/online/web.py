@@ -22,8 +22,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..app.session import Refused, Session, new_token
-from ..app.view import seat_view
+from ..app.view import log_lines, seat_view
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
+from ..rules import actions as A
 from . import transport
 from .protocol import Match
 from .session import Game, Options, SessionError
@@ -61,6 +62,7 @@ class WebPlayer:
 
     def seen(self, match: Match, msg: dict) -> None:
         if self.session:
+            self.session.record(msg)
             asyncio.get_running_loop().create_task(self.session.changed())
 
 
@@ -78,6 +80,9 @@ class OnlineSession(Session):
         self.token = new_token()
         self.error = ""
         self.task: asyncio.Task | None = None
+        self.log: list[dict] = []  # this seat's game log (log_lines of its own observations)
+        self._seen: State | None = None  # this seat's observation after the last agreed message
+        self._due: tuple[State, int, State] | None = None  # an action whose random event is still due
 
     @property
     def id(self) -> str:
@@ -98,7 +103,37 @@ class OnlineSession(Session):
                  "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}"}
         if m.public is None:
             return {"game": facts, "seat": SEATS[seat], "waiting": True}
-        return seat_view(m.observation(), seat, game=facts)
+        return seat_view(m.observation(), seat, log=self.log[-300:], game=facts)
+
+    def record(self, msg: dict) -> None:
+        """Log an agreed action once its random event is settled (a draw's faces, XB-42's or the
+        tank's pick), from this seat's observations: the other seat's hidden tiles cannot appear."""
+        try:
+            self._record(msg)
+        except Exception:  # a log line is never worth stopping the game for
+            log.exception("could not write the game log")
+
+    def _record(self, msg: dict) -> None:
+        m = self.match
+        if m.public is None:
+            return
+        before, now = self._seen, m.observation()
+        self._seen = now
+        if before is None:
+            return
+        if msg.get("t") == "act":
+            action = parse_action(msg["a"], now.b)
+            if m.pending:
+                self._due = (before, action, now)
+            else:
+                self.log += log_lines(before, action, now, m.me)
+        elif msg.get("t") == "rand" and self._due:
+            start, action, mid = self._due
+            self._due = None
+            if mid.is_chance:  # the pick happened with this message
+                self.log += log_lines(start, action, mid, m.me) + log_lines(mid, A.PICK, now, m.me)
+            else:
+                self.log += log_lines(start, action, now, m.me)
 
     async def act(self, seat: int, action: str) -> None:
         obs = self._my_decision()

@@ -6,6 +6,7 @@ Screenshots go to test-artifacts/online/ (git-ignored).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -40,36 +41,33 @@ SETTLED = """([min]) => { const p = document.querySelector('#play'), b = documen
   return rack === v.rack.concat(v.laid).join() && !rack.includes('?') ? [v.ply, p.dataset.actor] : null; }"""
 
 
-def _serve(tmp_path: Path, name: str, relay: str) -> subprocess.Popen:
-    env = dict(os.environ, TOYBATTLE_RELAY=relay, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port", "0",
-                             "--db", str(tmp_path / f"{name}.db")],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-
-
-def _url(proc: subprocess.Popen) -> str:
-    for line in proc.stdout:
-        m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-        if m:
-            return m.group(1)
-    raise AssertionError("the app did not start")
-
-
 @pytest.fixture
-def apps(mailbox, tmp_path):
-    """Base URLs of three app processes: two use the local mailbox, the third a mailbox that is down."""
+def serve(tmp_path):
+    """serve(name, relay) -> base URL of a new `toybattle serve` process whose rooms use ``relay``."""
+    procs: list[subprocess.Popen] = []
+
+    def start(name: str, relay: str) -> str:
+        env = dict(os.environ, TOYBATTLE_RELAY=relay, PYTHONUNBUFFERED="1")
+        procs.append(subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port", "0",
+                                       "--db", str(tmp_path / f"{name}.db")],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env))
+        for line in procs[-1].stdout:
+            m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+            if m:
+                return m.group(1)
+        raise AssertionError(f"the app {name} did not start")
+
+    yield start
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.wait(10)
+
+
+def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        closed = s.getsockname()[1]  # nothing listens there once the socket is closed
-    procs = [_serve(tmp_path, "alice", mailbox), _serve(tmp_path, "bob", mailbox),
-             _serve(tmp_path, "carol", f"ws://127.0.0.1:{closed}/v1")]
-    try:
-        yield [_url(p) for p in procs]
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.wait(10)
+        return s.getsockname()[1]  # nothing listens there once the socket is closed
 
 
 class Page:
@@ -228,7 +226,7 @@ def own_rack_only(p: Page, other: Page) -> None:
         hidden.remove(code)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM}")
@@ -238,8 +236,9 @@ def browser():
         b.close()
 
 
-def test_two_browsers_on_two_apps_meet_by_room_code_and_play(apps, browser):
-    alice_url, bob_url, down_url = apps
+def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, browser):
+    alice_url, bob_url = serve("alice", mailbox), serve("bob", mailbox)
+    down_url = serve("carol", f"ws://127.0.0.1:{closed_port()}/v1")  # a mailbox that is down
     a, b, c = Page(browser, "alice"), Page(browser, "bob"), Page(browser, "carol")
 
     # a mailbox that is down: one line on the form, no game
@@ -295,3 +294,41 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(apps, browser):
     for seat, acts in done.items():
         assert "place" in acts and "draw" in acts, (seat, acts)
     assert a.errors == b.errors == c.errors == []
+
+
+def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser, tmp_path):
+    """The other player is a `toybattle join` process that places a tile from a slot it never drew:
+    the page's game ends with the same one-line reason the cheater's process prints."""
+    a = Page(browser, "honest")
+    code = a.create_room(serve("honest", mailbox))
+    cheater = subprocess.Popen(
+        [sys.executable, str(Path(__file__).parent / "peer.py"), "--cheat", "never_drawn", "--", "join", code,
+         "--bot", "random", "--seed", "cheat", "--json", "--timeout", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "cheater.db"), TOYBATTLE_RELAY=mailbox))
+    try:
+        ply, acts = 0, []
+        for _ in range(80):
+            got = a.page.wait_for_function(f"([min]) => document.querySelector('#endscreen') ? ['end', ''] : "
+                                           f"({SETTLED})([min])", arg=[ply]).json_value()
+            if got[0] == "end":
+                break
+            assert got[0] != "toast", got[1]
+            ply, actor = got
+            if actor == a.view()["seat"]:
+                acts.append(decide(a, prefer_draw=len(acts) % 3 == 1))
+            ply += 1
+        out, err = cheater.communicate(timeout=30)
+    finally:
+        if cheater.poll() is None:
+            cheater.kill()
+            cheater.wait()
+    result = json.loads(out.splitlines()[-1])
+    assert result["reason"] == "forfeit" and "never drawn" in result["detail"], (out, err)
+    reason = a.page.locator("#end-reason").inner_text()
+    winner = a.view()["seat"]
+    assert reason == f"{winner.capitalize()} wins: {result['detail']}."
+    assert a.page.locator("#end-title").inner_text() == "You win!"
+    assert a.page.locator("#buttons [data-action]").count() == 0  # nothing left to play
+    a.shot("forfeit")
+    assert a.errors == []

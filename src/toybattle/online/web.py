@@ -103,7 +103,14 @@ class OnlineSession(Session):
                  "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}"}
         if m.public is None:
             return {"game": facts, "seat": SEATS[seat], "waiting": True}
-        return seat_view(m.observation(), seat, log=self.log[-300:], game=facts)
+        v = seat_view(m.observation(), seat, log=self.log[-300:], game=facts)
+        if m.forfeit:  # a failed check ends the game: both players read the same sentence
+            winner = SEATS[1 - m.forfeit.seat]
+            v.update(over=True, winner=winner, reason="forfeit", legal=None, can_undo=False, actor=None,
+                     result=f"{winner.capitalize()} wins: {facts['forfeit']}.", prompt=f"{facts['forfeit']}.")
+        elif self.error:  # the game stopped here (it is saved): say why where the prompt stands
+            v.update(legal=None, can_undo=False, prompt=self.error)
+        return v
 
     def record(self, msg: dict) -> None:
         """Log an agreed action once its random event is settled (a draw's faces, XB-42's or the

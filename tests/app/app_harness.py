@@ -44,7 +44,7 @@ class SeatSocket:
         self.send(msg)
         while True:
             m = self.recv()
-            if m["type"] in ("ok", "error", "pong", "rematch"):
+            if m["type"] in ("ok", "error", "pong", "rematch", "hint"):
                 return m
 
     def close(self) -> None:

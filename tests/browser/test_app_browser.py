@@ -306,3 +306,18 @@ def test_effect_decisions_are_taken_by_tapping(terrain, decision, name, phone, l
     from toybattle.rules import parse_record
     last = parse_record(live_server.store.get(row.id).record).actions[-1]
     assert last.startswith({"shove": "shove@", "jumbo": "jumbo@", "recall": "recall@", "recover": "recover:"}[name])
+
+
+def test_hint_then_concede(desktop, live_server, shot):
+    start_game(desktop, live_server.url, terrain="cemetery", level="random", first="blue")
+    desktop.wait_for_function(ME_TURN)
+    desktop.click("#btn-hint")
+    desktop.wait_for_selector("#side-card .hint-card")
+    assert desktop.locator("#side-card .hint-card .card-title").inner_text().startswith("Hint: ")
+    shot(desktop, "desktop-hint")
+    desktop.click("#menu-btn")
+    desktop.click("#btn-concede")
+    desktop.click("#confirm-yes")
+    desktop.wait_for_selector("#endscreen")
+    assert "conceded" in desktop.locator("#end-reason").inner_text()
+    assert desktop.locator("#end-title").inner_text() == "Bot (Random) wins"

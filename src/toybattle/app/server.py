@@ -169,8 +169,8 @@ class Connection:
             if kind == "hello":
                 await self.hello(msg, msg_id)
                 return
-            if kind not in ("act", "undo", "concede", "rematch"):
-                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, ping)")
+            if kind not in ("act", "undo", "concede", "rematch", "hint"):
+                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, hint, ping)")
             if self.session is None:
                 raise Refused("say hello with your game and token first")
             session, seat = self.session, self.seat
@@ -185,6 +185,9 @@ class Connection:
                 await session.undo(seat)
             elif kind == "concede":
                 await session.concede(seat)
+            elif kind == "hint":
+                await self.send({"type": "hint", "id": msg_id, **await session.hint(seat)})
+                return
             else:
                 await self.rematch(session, seat, msg_id)
                 return
@@ -247,6 +250,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 await conn.handle(text)
             except StoreError as e:
                 await conn.send({"type": "error", "id": None, "message": str(e)})
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception as e:  # a bug must not take the socket down, nor show a traceback
+                log.exception("websocket message failed")
+                await conn.send({"type": "error", "id": None, "message": f"internal error: {type(e).__name__}: {e}"})
     except WebSocketDisconnect:
         pass
     finally:

@@ -29,6 +29,7 @@ from .view import log_lines, result_text, seat_view
 log = logging.getLogger("toybattle.app")
 
 KINDS = ("bot", "hotseat", "lan")  # the local kinds of game
+HINT_LEVEL = "easy"  # the bot level that gives hints: quick, and better than a greedy guess
 
 
 class Refused(Exception):
@@ -64,6 +65,10 @@ class Session(ABC):
 
     async def concede(self, seat: int) -> None:
         raise Refused("conceding is not available in this game")
+
+    async def hint(self, seat: int) -> dict:
+        """A suggested action for ``seat`` and why: {"action": text, "reason": words}."""
+        raise Refused("no hints in this game")
 
     def settings(self) -> dict | None:
         """What a rematch needs to set up the same kind of game; None if no rematch is offered."""
@@ -252,6 +257,16 @@ class LocalSession(Session):
                 raise Refused("the game is over")
             self._commit(lambda: self._concede(seat))
         await self.changed()
+
+    async def hint(self, seat: int) -> dict:
+        s = self.state
+        if s.over or s.actor != seat or seat == self.bot_seat:
+            raise Refused("a hint is for the seat about to play")
+        names = [lv.name for lv in app_bots.levels()]
+        adviser = app_bots.make_bot(HINT_LEVEL if HINT_LEVEL in names else names[0])
+        obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
+        a, why = await asyncio.to_thread(adviser.hint, obs)
+        return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
 
     def replay(self, seat: int) -> dict:
         """Every step of a finished game, as ``seat`` saw it, with the full record."""

@@ -320,6 +320,7 @@ class PlayScreen {
       onView: (v) => this.onView(v),
       onError: (m) => this.toast(m),
       onRematch: (m) => this.onRematch(m),
+      onHint: (m) => this.onHint(m),
       onStatus: (s) => this.root.classList.toggle("offline", s === "offline"),
     });
   }
@@ -368,7 +369,8 @@ class PlayScreen {
     v.log = v.log || [];
     v.players = v.players || {};
     if (v.game && v.game.error) this.toast(v.game.error);
-    const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat;
+    const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat || this.view.over !== v.over ||
+      !v.legal;
     const prevSeat = this.view && this.view.seat;
     this.terrain = await getTerrain(v.terrain);
     if (this.closed) return;
@@ -376,7 +378,7 @@ class PlayScreen {
     this.seat = v.seat;
     const waiting = $("#waiting", this.root);
     if (waiting) waiting.remove();
-    if (fresh) { this.picked = null; this.shoveFrom = null; }
+    if (fresh) { this.picked = null; this.shoveFrom = null; if (this.card && this.card.classList.contains("hint-card")) this.card = null; }
     if (this.kind === "hotseat" && !v.over && v.actor && v.actor !== v.seat) {
       // the turn passed: cover the screen before the other player's rack is shown
       this.cover(v.actor);
@@ -388,6 +390,17 @@ class PlayScreen {
     this.lastFx = v.log.length ? v.log[v.log.length - 1].n : 0;
     this.render(fx);
     if (v.over) this.showEnd(); else $("#endscreen") && $("#endscreen").remove();
+  }
+
+  onHint(m) {
+    if (!this.view || m.ply !== this.view.ply) return;
+    const place = m.action.match(/^([1-7K])@(\d+)$/);
+    if (place && this.view.legal && this.view.legal.place[place[1]]) {
+      this.picked = place[1];
+      this.pickedK = this.view.rack.indexOf(place[1]);
+      this.render();
+    }
+    this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, `Hint: ${m.action}`), h("p", {}, m.reason)));
   }
 
   showWaiting(v) {
@@ -469,7 +482,7 @@ class PlayScreen {
 
   promptContent() {
     const v = this.view;
-    if (this.picked) {
+    if (this.picked && v.legal) {
       const t = troop(this.picked);
       const n = (v.legal.place[this.picked] || []).length;
       return [h("b", {}, `${t.name}: `), n ? " tap a highlighted base to place it (tap it on your rack again to put it back)."
@@ -499,6 +512,8 @@ class PlayScreen {
       if (L.skip) out.push(act(v.decision === "capn_extra" ? "Skip extra" : "Skip", "skip", "", "btn-skip"));
     }
     if (v.can_undo) out.push(h("button", { class: "btn", id: "btn-undo", onclick: () => this.sock.undo() }, "↶ Undo"));
+    if (L && this.kind !== "online") out.push(h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": "Hint",
+      onclick: () => this.sock.hint() }, "Hint"));
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd() }, "Result"));
     fill(box, ...out);
   }
@@ -543,7 +558,7 @@ class PlayScreen {
   renderCard() {
     const pop = $("#card-pop");
     let card = this.card;
-    if (this.picked) card = troopCard(this.picked, this.view.seat);
+    if (this.picked && !(card && card.classList.contains("hint-card"))) card = troopCard(this.picked, this.view.seat);
     if (!card) { pop.classList.add("hidden"); fill(pop, ); return; }
     pop.classList.remove("hidden");
     fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; if (this.picked) this.picked = null; this.render(); } }, "✕"));

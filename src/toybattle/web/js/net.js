@@ -3,8 +3,8 @@
 // onStatus("online" | "offline").
 
 export class GameSocket {
-  constructor({ game, token, onView, onError, onRematch, onStatus, onOk }) {
-    Object.assign(this, { game, token, onView, onError, onRematch, onStatus, onOk });
+  constructor({ game, token, onView, onError, onRematch, onStatus, onOk, onHint }) {
+    Object.assign(this, { game, token, onView, onError, onRematch, onStatus, onOk, onHint });
     this.nextId = 1;
     this.closed = false;
     this.retry = 0;
@@ -27,6 +27,7 @@ export class GameSocket {
       else if (msg.type === "error") this.onError && this.onError(msg.message, msg.id);
       else if (msg.type === "rematch") this.onRematch && this.onRematch(msg);
       else if (msg.type === "ok") this.onOk && this.onOk(msg.id);
+      else if (msg.type === "hint") this.onHint && this.onHint(msg);
     };
     ws.onclose = () => {
       if (this.closed) return;
@@ -54,6 +55,7 @@ export class GameSocket {
   act(action, ply) { return this.send({ type: "act", action, ply }); }
   undo() { return this.send({ type: "undo" }); }
   concede() { return this.send({ type: "concede" }); }
+  hint() { return this.send({ type: "hint" }); }
   rematch() { return this.send({ type: "rematch" }); }
 
   close() {

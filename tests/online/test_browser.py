@@ -205,6 +205,7 @@ def same_log(a: Page, b: Page) -> None:
         if ea["text"].startswith("The tank lays") and eb["text"].startswith("The tank lays"):
             continue
         own, other = (ea, eb) if ea["seat"] == a.view()["seat"] else (eb, ea)
+        assert not re.search(r" draws \d+ tiles? \(", other["text"]), other  # never the other's faces
         assert own["text"] == other["text"] or re.fullmatch(re.escape(other["text"]) + r" \([A-Z][^()]*\)",
                                                             own["text"]), (own, other)
     for p, entries in ((a, la), (b, lb)):
@@ -246,6 +247,8 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
     c.page.click("#start")
     err = c.form_error()
     assert err.startswith("cannot reach the mailbox at ws://127.0.0.1:") and "\n" not in err
+    c.join_room(down_url, "7-guitarist-revenge")
+    assert c.form_error() == err
     c.shot("mailbox-down")
 
     # Alice opens a room; Bob mistypes it twice

@@ -23,7 +23,6 @@ from toybattle.rules.troops import code, name
 REASONS = {
     "hq": "captured the enemy H.Q.",
     "medals": "reached the medal objective",
-    "stuck": "the other side could neither draw nor place, and the medals decided",
     "conceded": "the other side conceded",
 }
 
@@ -63,6 +62,11 @@ def _drawn(before: State, after: State, seat: int) -> list[int]:
 def result_text(s: State) -> str:
     if not s.over or s.winner < 0:
         return ""
+    if s.reason == "stuck":  # the seat to play could not act; the medals decide, a tie against that seat
+        m = s.medals(s.winner), s.medals(1 - s.winner)
+        why = f"{SEATS[s.turn]} could neither draw nor place, so the medals decided ({m[0]} to {m[1]}" + \
+            (", and a tie goes against the side that could not act)" if m[0] == m[1] else ")")
+        return f"{_who(s.winner)} wins: {why}."
     return f"{_who(s.winner)} wins: {REASONS.get(s.reason, s.reason)}."
 
 

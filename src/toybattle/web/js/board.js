@@ -12,7 +12,8 @@
 //   });
 //
 // `terrain` is the terrain JSON served at /api/terrains/<id> (nodes with x, y in percent of a
-// portrait 3:5 board, blue's H.Q. at the bottom). `view` needs only: stacks {id: [[seat, code], ...]},
+// portrait 3:5 board, blue's H.Q. at the bottom; restricted nodes carry `allowed_codes`).
+// `opts.fx` (optional) lists the `fx` of the log lines since the last draw, so a shove slides. `view` needs only: stacks {id: [[seat, code], ...]},
 // connected {blue: [ids], red: [ids]}, claimed {regionId: seat}; lessons may pass a hand-made view.
 // Ownership is readable without colour: blue tiles are rounded shields, red tiles pointed houses.
 

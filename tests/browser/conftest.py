@@ -2,24 +2,20 @@
 
 - ``live_server``: the app on 127.0.0.1 (Uvicorn, port 0, in a thread) over a fresh games file;
   ``live_server.url`` is its base URL, ``live_server.store`` its Store.
-- ``browser``: Debian's chromium, headless, driven by Playwright (never downloads a browser).
+- ``browser`` (from tests/conftest.py): Debian's chromium, headless, one for the whole session.
 - ``phone`` / ``desktop``: a fresh page at 390x844 (touch) or 1280x800.
 - ``shot(page, name)``: a screenshot under test-artifacts/browser/ (git-ignored), kept as a test artifact.
 """
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from pathlib import Path
 
 import pytest
 
-pw = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
@@ -65,16 +61,6 @@ def live_server(tmp_path_factory):
     server.store = store
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM}")
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def _page(browser, options):

@@ -3,16 +3,10 @@ plays a wrong move, retries and completes it; the progress is kept in localStora
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 
 import pytest
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -38,16 +32,14 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def page(server):
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1000, "height": 900})
-        pg = context.new_page()
-        errors = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        yield pg
-        browser.close()
-        assert errors == [], errors
+def page(server, browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], errors
 
 
 def test_hint_wrong_move_retry_and_complete(server, page):

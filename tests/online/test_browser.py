@@ -16,11 +16,8 @@ from pathlib import Path
 
 import pytest
 
-pw = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
 CODE = re.compile(r"^\d+-[a-z]+-[a-z]+$")
 # what both peers hold alike: the public state (each view adds only its own rack, laid tiles and log)
@@ -225,16 +222,6 @@ def own_rack_only(p: Page, other: Page) -> None:
     hidden = list(theirs["rack"] + theirs["laid"])
     for code in v["seen"]:  # a sub-multiset of the other seat's tiles
         hidden.remove(code)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM}")
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, browser):

@@ -378,7 +378,7 @@ class PlayScreen {
     this.seat = v.seat;
     const waiting = $("#waiting", this.root);
     if (waiting) waiting.remove();
-    if (fresh) { this.picked = null; this.shoveFrom = null; if (this.card && this.card.classList.contains("hint-card")) this.card = null; }
+    if (fresh) { this.picked = null; this.shoveFrom = null; this.hintNode = null; if (this.card && this.card.classList.contains("hint-card")) this.card = null; }
     if (this.kind === "hotseat" && !v.over && v.actor && v.actor !== v.seat) {
       // the turn passed: cover the screen before the other player's rack is shown
       this.cover(v.actor);
@@ -398,6 +398,7 @@ class PlayScreen {
     if (place && this.view.legal && this.view.legal.place[place[1]]) {
       this.picked = place[1];
       this.pickedK = this.view.rack.indexOf(place[1]);
+      this.hintNode = Number(place[2]);
       this.render();
     }
     this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, `Hint: ${m.action}`), h("p", {}, m.reason)));
@@ -430,7 +431,7 @@ class PlayScreen {
     this.renderStrip($("#opp"), other(v.seat));
     this.renderStrip($("#me"), v.seat);
     drawBoard(this.svg, this.terrain, v, {
-      flip: v.seat === "red", me: v.seat, targets: this.targets(), selected: this.shoveFrom,
+      flip: v.seat === "red", me: v.seat, targets: this.targets(), selected: this.shoveFrom || (this.picked ? this.hintNode : null),
       onTap: (id, kind) => this.tap(id, kind), onHover: (id, kind) => this.hover(id, kind), fx,
     });
     this.svg.dataset.ply = v.ply;
@@ -597,6 +598,7 @@ class PlayScreen {
       return;
     }
     const again = this.picked === code && this.pickedK === k;
+    this.hintNode = null;
     this.picked = again ? null : code;
     this.pickedK = again ? null : k;
     this.render();

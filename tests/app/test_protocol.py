@@ -159,6 +159,39 @@ def test_invite_is_only_for_the_host_of_a_two_device_game(client, store):
     assert client.get(f"/api/games/{h['game']}/invite?token={h['tokens']['blue']}").status_code == 403
 
 
+def _no_sockets(*args, **kwargs):
+    raise AssertionError("finding this machine's address must not open a socket")
+
+
+def test_the_lan_address_comes_from_this_machines_own_names(monkeypatch):
+    import socket
+
+    from toybattle.app import server
+    monkeypatch.setattr(socket, "socket", _no_sockets)
+    monkeypatch.setattr(socket, "gethostname", lambda: "den")
+    found = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.1.1", 0)),
+             (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.168.1.20", 0))]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, family: found if host == "den" else [])
+    assert server.lan_address("0.0.0.0") == ("192.168.1.20", True)
+    found[1:] = []  # only loopback: no address to offer, the note tells the user what to do
+    assert server.lan_address("0.0.0.0") == (None, True)
+    assert server.lan_address("127.0.0.1") == ("127.0.0.1", False)
+
+
+def test_an_invite_without_a_network_address_names_the_machine_and_says_what_to_do(store, monkeypatch):
+    import socket
+
+    from starlette.testclient import TestClient
+
+    from toybattle.app.server import build_app
+    monkeypatch.setattr(socket, "gethostname", lambda: "den")
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a: [(socket.AF_INET, 1, 6, "", ("127.0.1.1", 0))])
+    with TestClient(build_app(store, bot_delay=0, bind_host="0.0.0.0")) as c:
+        g = new_game(c, kind="lan")
+        r = c.get(f"/api/games/{g['game']}/invite?token={g['tokens']['blue']}").json()
+    assert r["url"].startswith("http://den:") and "replace den with this computer's address" in r["note"]
+
+
 def test_a_hint_comes_from_the_seats_observation_and_changes_nothing(client, store):
     g = new_game(client, kind="hotseat", first="blue")
     blue = SeatSocket(client, g["game"], g["tokens"]["blue"])

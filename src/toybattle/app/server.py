@@ -343,15 +343,19 @@ async def game_status(request: Request) -> JSONResponse:
                          "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting"))})
 
 
-def lan_address(bind_host: str) -> tuple[str, bool]:
-    """The address other devices would use, and whether the server listens there at all."""
+def lan_address(bind_host: str) -> tuple[str | None, bool]:
+    """The address other devices would use (None if this machine names none but loopback), and
+    whether the server listens there at all. Only this machine's own names are looked up: no
+    outside address is ever named or contacted."""
     if bind_host in ("0.0.0.0", "::", ""):
         try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing address
-                return s.getsockname()[0], True
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
         except OSError:
-            return "127.0.0.1", False
+            infos = []
+        for *_, sockaddr in infos:
+            if not sockaddr[0].startswith("127."):
+                return sockaddr[0], True
+        return None, True
     return bind_host, not bind_host.startswith("127.") and bind_host != "localhost"
 
 
@@ -366,9 +370,17 @@ async def invite(request: Request) -> JSONResponse:
     addr, reachable = lan_address(ctx.bind_host)
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
     guest = 1 - seat
-    url = f"http://{addr}:{port}/join/{session.id}/{session.tokens[guest]}"
-    note = "" if reachable else ("This server listens only on this computer. Restart it with "
-                                 "`toybattle serve --host 0.0.0.0` so a device on the same network can join.")
+    host = addr or socket.gethostname()
+    url = f"http://{host}:{port}/join/{session.id}/{session.tokens[guest]}"
+    if not reachable:
+        note = ("This server listens only on this computer. Restart it with "
+                "`toybattle serve --host 0.0.0.0` so a device on the same network can join.")
+    elif addr is None:
+        note = (f"This computer did not tell its network address, so the link uses its name, {host}. "
+                f"If the link does not open on the other device, replace {host} with this computer's "
+                "address on your network (your system's network settings show it).")
+    else:
+        note = ""
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
     return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
 

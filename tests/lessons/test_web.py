@@ -8,7 +8,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from toybattle.app.server import build_app
-from toybattle.lessons import lesson
+from toybattle.app import bots as app_bots
+from toybattle.lessons import all_lessons, lesson
+from toybattle.lessons.web import deal_unknowns
+from toybattle.rules.troops import full_army
 from toybattle.store import Store
 
 
@@ -87,6 +90,47 @@ def test_continue_as_a_game_against_a_bot(client):
     assert s.stacks == x.start().stacks[:s.b.index[13]] + [s.stacks[s.b.index[13]]] + x.start().stacks[s.b.index[13] + 1:]
     bad = client.post("/api/lessons/hook-isolated/continue", json={"actions": [], "level": "godlike"})
     assert bad.status_code == 400 and "unknown bot level" in bad.json()["error"]
+
+
+def army(s, seat) -> list[int]:
+    """Every tile of ``seat``'s army wherever the state holds it."""
+    return sorted([t for st in s.stacks for t in st if t >> 4 == seat] + [t for t in s.discard if t >> 4 == seat]
+                  + s.rack[seat] + s.laid[seat] + s.reserve[seat] + s.aside[seat])
+
+
+@pytest.mark.parametrize("x", all_lessons(), ids=lambda x: x.id)
+def test_unknown_tiles_get_real_faces_one_army_each(x):
+    """Known reserve tiles (e.g. "blue reserve 3 6 ?x9") are not dealt a second time."""
+    import random
+    s = x.start()
+    for seed in range(3):
+        full = deal_unknowns(s, random.Random(seed))
+        for seat in (0, 1):
+            assert army(full, seat) == full_army(seat)
+            known = [k for k, t in enumerate(s.reserve[seat]) if t & 15]
+            assert [full.reserve[seat][k] for k in known] == [s.reserve[seat][k] for k in known]
+        assert full.rack == s.rack and full.stacks == s.stacks
+
+
+def test_the_lesson_bot_gets_only_its_observation(client, monkeypatch):
+    seen = []
+
+    class Spy:
+        def choose(self, obs, budget_s=None):
+            seen.append(obs.copy())
+            return obs.legal_actions()[0]
+
+    monkeypatch.setattr(app_bots, "make_bot", lambda level, seed=None: Spy())
+    r = client.post("/api/lessons/skully-draw/continue", json={"actions": ["1@12", "use"], "nonce": "q"}).json()
+    session = client.app.state.games.get(r["game"])
+    for _ in range(100):
+        if seen and session.state.turn == 0:
+            break
+        client.get(f"/api/games/{r['game']}?token={r['token']}")  # lets the bot's task run
+    assert seen, "the bot never played"
+    for obs in seen:                              # Blue's rack, and both reserves and set-aside tiles, unknown
+        assert not any(t & 15 for t in obs.rack[0] + obs.reserve[0] + obs.aside[0] + obs.reserve[1] + obs.aside[1])
+    assert army(session.record.start, 0) == full_army(0) and army(session.record.start, 1) == full_army(1)
 
 
 def test_rules_api(client):

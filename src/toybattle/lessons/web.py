@@ -20,15 +20,18 @@ import hashlib
 import hmac
 import random
 import secrets
+from collections import Counter
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from toybattle.app.bots import default_level
 from toybattle.app.session import LocalSession, new_token
 from toybattle.app.view import seat_view
-from toybattle.rules import SEATS, Record, State, determinize, observation
+from toybattle.rules import SEATS, Record, State, observation
+from toybattle.rules.troops import full_army
 from toybattle.store import GameRow, StoreError
 
 from . import goals, rulebook
@@ -37,6 +40,7 @@ from .play import Attempt, play
 
 LINKS = [{"label": "Learn to play", "href": "/learn"}]
 MAX_ACTIONS = 24
+LESSON_LEVEL = "greedy"  # a lesson's bot plays on the spot and punishes plain blunders, nothing more
 _SECRET = secrets.token_bytes(32)
 
 
@@ -138,22 +142,45 @@ async def continue_lesson(request: Request) -> JSONResponse:
     actions, nonce, body = got
     ctx = request.app.state.ctx
     levels = [lv.name for lv in ctx.levels()]
-    level = body.get("level") or levels[min(len(levels) - 1, 1)]
+    level = body.get("level") or (LESSON_LEVEL if LESSON_LEVEL in levels else default_level())
     if level not in levels:
         return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(levels)})")
     attempt = play(x, actions, _rng(x.id, nonce))
     s = attempt.state if attempt.done and not attempt.state.over else x.start()
     try:
         session = start_bot_game(ctx, x, s, attempt.me, level)
-    except StoreError as e:
-        return _error(f"the game could not be stored: {e}", 500)
+    except (StoreError, ValueError) as e:
+        return _error(f"the game could not be started: {e}", 500)
     token = session.tokens[attempt.me]
     return JSONResponse({"game": session.id, "token": token, "url": f"/join/{session.id}/{token}"})
 
 
+def deal_unknowns(s: State, rng: random.Random) -> State:
+    """The referee's position with every unknown tile given a real face: each army's tiles that the
+    position does not place anywhere (stacks, discard, racks, laid, the known reserve and set-aside
+    tiles), shuffled. ``rules.determinize`` does not fit here: it fills an *observation*, where no
+    reserve tile is ever known, so it would deal a lesson's known reserve tiles a second time."""
+    full = s.copy()
+    for seat in (0, 1):
+        held = [full.rack, full.laid, full.reserve, full.aside]
+        placed = [t for st in full.stacks for t in st if t >> 4 == seat] + \
+            [t for t in full.discard if t >> 4 == seat] + [t for where in held for t in where[seat] if t & 15]
+        left = Counter(full_army(seat))
+        left.subtract(placed)
+        pool = list(left.elements())
+        unknown = sum(1 for where in held for t in where[seat] if not t & 15)
+        if any(n < 0 for n in left.values()) or len(pool) != unknown:
+            raise ValueError(f"{SEATS[seat]}'s tiles in this position are not one army of 24")
+        rng.shuffle(pool)
+        for where in held:
+            where[seat] = [t if t & 15 else pool.pop() for t in where[seat]]
+    return full
+
+
 def start_bot_game(ctx: Any, x: Lesson, s: State, human: int, level: str) -> LocalSession:
-    """Store and start a bot game from ``s`` (unknown tiles dealt at random), the learner on ``human``."""
-    full = determinize(s, random.SystemRandom())
+    """Store and start a bot game from ``s``, the learner on ``human``: stored and run like any app bot
+    game (``LocalSession``: the bot only ever receives its seat's observation)."""
+    full = deal_unknowns(s, random.SystemRandom())
     me = SEATS[human]
     meta = {"tokens": {me: new_token()}, "lesson": x.id, "bot": {"seat": SEATS[1 - human], "level": level},
             "settings": {"kind": "bot", "terrain": full.terrain.id, "first_game": full.first_game,

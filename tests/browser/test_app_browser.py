@@ -87,6 +87,14 @@ def small_targets(page) -> list[str]:
       .map(e => e.outerHTML.slice(0, 80))""")
 
 
+def cut_texts(page) -> list[str]:
+    """Visible buttons whose text does not fit inside them (cut off at a side)."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, a.btn')]
+      .filter(e => e.getBoundingClientRect().width > 0)
+      .filter(e => e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.textContent.slice(0, 40))""")
+
+
 def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> None:
     start_game(page, base, terrain="caribbean", level="random")
     rng = random.Random(seed)
@@ -203,6 +211,7 @@ def test_troops_and_terrains_are_readable(small_phone, live_server, shot):
     shot(small_phone, "small-phone-pool")
     assert no_horizontal_scroll(small_phone)
     assert small_targets(small_phone) == []
+    assert cut_texts(small_phone) == []
     small_phone.click("#troops-btn")
     small_phone.wait_for_selector("#sheet .troop-card")
     assert small_phone.locator("#sheet .troop-card").count() == 8
@@ -306,6 +315,16 @@ def test_effect_decisions_are_taken_by_tapping(terrain, decision, name, phone, l
     from toybattle.rules import parse_record
     last = parse_record(live_server.store.get(row.id).record).actions[-1]
     assert last.startswith({"shove": "shove@", "jumbo": "jumbo@", "recall": "recall@", "recover": "recover:"}[name])
+
+
+@pytest.mark.parametrize("decision,name", [(4, "xb42"), (10, "battlefield")])
+def test_effect_buttons_fit_on_a_small_phone(decision, name, small_phone, live_server, shot):
+    row, s = _seed_decision(live_server.store, "battlefield", decision)
+    _open_seeded(small_phone, live_server.url, row, ["blue", "red"][s.turn])
+    small_phone.wait_for_selector("#btn-use")
+    shot(small_phone, f"small-phone-{name}")
+    assert cut_texts(small_phone) == []
+    assert no_horizontal_scroll(small_phone)
 
 
 def test_hint_then_concede(desktop, live_server, shot):

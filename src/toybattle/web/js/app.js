@@ -504,8 +504,8 @@ class PlayScreen {
       const c = v.counts[v.seat];
       if (L.draw) out.push(act(c.reserve === 1 || c.rack + c.laid === 7 ? "Draw 1" : "Draw 2", "draw", "primary", "btn-draw"));
       if (L.use) {
-        const label = { skully_draw: "Draw (Skully)", star_draw: "Draw 1 (Star)", xb42_use: "Discard a random tile",
-          clouds_draw: "Draw 1", battlefield_use: "Lay a tile down" }[v.decision] || "Use";
+        const label = { skully_draw: "Draw (Skully)", star_draw: "Draw 1 (Star)", xb42_use: "Random discard",
+          clouds_draw: "Draw 1", battlefield_use: "Lay one down" }[v.decision] || "Use";
         out.push(act(label, "use", "primary", "btn-use"));
       }
       for (const code of L.recover) out.push(h("button", { class: "btn tilebtn", "data-action": `recover:${code}`, "aria-label": `Recover ${troop(code).name}`,

@@ -1,12 +1,18 @@
-"""A learner in a real browser (Debian's chromium through Playwright): opens a lesson, asks for a hint,
-plays a wrong move, retries and completes it; the progress is kept in localStorage."""
+"""A learner in a real browser (Debian's chromium through Playwright, the session-wide ``browser``
+fixture): opens a lesson drawn by the game's board renderer, asks for a hint, plays a wrong move, retries
+and completes it (progress kept in localStorage), plays on against a bot in the game page, and reads the
+rules and FAQ on a phone and a desktop (screenshots in test-artifacts/lessons/)."""
 from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 
 import pytest
 
+from toybattle.lessons import rulebook
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "lessons"
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +57,8 @@ def test_hint_wrong_move_retry_and_complete(server, page):
     page.click("#hint")
     assert "every base around it" in page.text_content("#hints")
 
+    assert page.locator("svg.tb-board g.node.held.blue").count() == 4   # the game's renderer draws it
+    assert page.locator('g[data-node="11"] .tile.blue .tile-shape').count() == 1
     page.click('.rack button[data-troop="7"]')
     page.click('[data-node="17"]')                      # advancing left: legal, but no medals
     page.wait_for_selector("#feedback.wrong")
@@ -84,7 +92,47 @@ def test_refused_move_then_effect_choice(server, page):
     assert "left empty" in page.text_content("#feedback")
 
 
-def test_rules_page(server, page):
-    page.goto(f"{server}/learn#/rules")
-    page.wait_for_selector("#rules-troops")
-    assert "Can Kwak cover a Roxy?" in page.text_content("#rules-troops")
+def test_play_on_against_a_bot_in_the_game_page(server, page):
+    page.goto(f"{server}/learn#/lesson/roxy-medals")
+    page.wait_for_selector("#question")
+    page.click('.rack button[data-troop="7"]')
+    page.click('[data-node="12"]')
+    page.wait_for_selector("#feedback.right")
+    page.click("#continue")
+    page.wait_for_url("**/#/game/*")
+    page.wait_for_selector("svg#board g.node")
+    assert page.locator('svg#board g[data-node="12"].held.blue').count() == 1   # the learner's Roxy is there
+    assert "Bot" in page.text_content("#opp")
+    page.wait_for_selector('#play[data-actor="blue"] #prompt.mine')              # the bot has played its turn
+    ply = int(page.get_attribute("svg#board", "data-ply"))
+    free = page.locator(".rack-tile:not(.stuck):not(.laid)")
+    if free.count():
+        free.first.click()
+        page.locator("svg#board g.node.target").first.click()
+    else:
+        page.click("#btn-draw")
+    page.wait_for_function(f"Number(document.querySelector('svg#board').dataset.ply) > {ply}")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+def test_rules_page_lists_every_question(server, browser, size):
+    book = rulebook.load()
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/learn#/rules")
+        pg.wait_for_selector("#rules-troops")
+        assert "Can Kwak cover a Roxy?" in pg.text_content("#rules-troops")
+        for q in book.faq:                              # each question, under its topic, with answer and source
+            dd = pg.locator(f"#rules-{q.topic} #faq-{q.id} + dd")
+            assert pg.text_content(f"#rules-{q.topic} #faq-{q.id}") == q.question
+            assert q.answer in dd.text_content() and f"[{q.source}]" in dd.text_content()
+        assert pg.evaluate("document.documentElement.scrollWidth") <= size[0]   # nothing runs off the side
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"rules-{size[0]}x{size[1]}.png"))
+        pg.screenshot(path=str(ARTIFACTS / f"rules-{size[0]}x{size[1]}-full.png"), full_page=True)
+        pg.goto(f"{server}/learn#/lesson/kwak-joker")
+        pg.wait_for_selector("#question")
+        pg.screenshot(path=str(ARTIFACTS / f"lesson-{size[0]}x{size[1]}.png"), full_page=True)
+    finally:
+        context.close()

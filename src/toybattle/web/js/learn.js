@@ -1,12 +1,12 @@
 // The Learn section: lesson list with progress (localStorage), one lesson at a time, the rules and FAQ.
 // Every judgement comes from the server, which replays the learner's actions with the rules engine.
+// The board and tiles are drawn by the game's own renderer (board.js), so a lesson looks like a game.
+import { drawBoard, tileSvg } from "./board.js";
 
 const app = document.getElementById("app");
 const PROGRESS_KEY = "toybattle.learn.progress";
-const SVG = "http://www.w3.org/2000/svg";
-const TROOP_NAMES = { 1: "Skully", 2: "Cap'n", 3: "Jumbo", 4: "Hook", 5: "XB-42", 6: "Star", 7: "Roxy", K: "Kwak" };
 
-const terrains = new Map();
+const cache = { meta: null, terrains: new Map() };
 
 function progress() {
   try { return JSON.parse(localStorage.getItem(PROGRESS_KEY)) || {}; } catch { return {}; }
@@ -36,14 +36,31 @@ async function getJSON(url, body) {
 }
 
 async function terrain(id) {
-  if (!terrains.has(id)) terrains.set(id, await getJSON(`/api/terrains/${id}`));
-  return terrains.get(id);
+  if (!cache.terrains.has(id)) cache.terrains.set(id, await getJSON(`/api/terrains/${id}`));
+  return cache.terrains.get(id);
+}
+
+// troop names come from the game's data (/api/meta), as on the game page
+async function loadMeta() {
+  if (!cache.meta) cache.meta = await getJSON("/api/meta");
+  return cache.meta;
+}
+function troopName(code) {
+  const t = cache.meta && cache.meta.troops.troops.find((x) => x.code === code);
+  return t ? t.name : code;
+}
+
+function setNav(which) {
+  document.getElementById("nav-lessons").classList.toggle("here", which === "lessons");
+  document.getElementById("nav-rules").classList.toggle("here", which === "rules");
 }
 
 // ------------------------------------------------------------------ lesson list
 
 async function showList() {
   const data = await getJSON("/api/lessons");
+  setNav("lessons");
+  document.title = "Learn to play · Toy Battle";
   const p = progress();
   const all = data.topics.flatMap(t => t.lessons);
   const done = all.filter(l => p[l.id] === "done").length;
@@ -62,9 +79,14 @@ async function showList() {
 
 async function showRules() {
   const book = await getJSON("/api/rules");
+  setNav("rules");
+  document.title = "Rules & FAQ · Toy Battle";
   app.replaceChildren(
     el("h1", {}, "Rules and questions"),
-    ...book.topics.map(t => el("section", { id: `rules-${t.id}` },
+    el("p", { class: "meta" }, `The rules by topic, each with its source, and the ${book.faq.length} questions players ask, answered under their topic.`),
+    el("ul", { class: "toc", "aria-label": "Topics" }, book.topics.map(t => el("li", {},
+      el("a", { href: `#/rules`, onclick: e => { e.preventDefault(); document.getElementById(`rules-${t.id}`).scrollIntoView(); } }, t.title)))),
+    ...book.topics.map(t => el("section", { id: `rules-${t.id}`, class: "rules-topic panel" },
       el("h2", {}, t.title),
       el("ul", {}, t.rules.map(r => el("li", {}, r.text, " ", el("span", { class: "source" }, `[${r.source}]`)))),
       faqList(book.faq.filter(q => q.topic === t.id)))),
@@ -73,10 +95,10 @@ async function showRules() {
 
 function faqList(items) {
   if (!items.length) return null;
-  return el("dl", { class: "faq" }, items.flatMap(q => [
-    el("dt", {}, q.question),
+  return el("div", { class: "faq" }, el("h3", {}, "Questions"), el("dl", {}, items.flatMap(q => [
+    el("dt", { id: `faq-${q.id}` }, q.question),
     el("dd", {}, q.answer, " ", el("span", { class: "source" }, `[${q.source}]`)),
-  ]));
+  ])));
 }
 
 // ------------------------------------------------------------------ one lesson
@@ -88,9 +110,16 @@ function newNonce() {
 }
 
 async function showLesson(id) {
+  await loadMeta();
   const lesson = await getJSON(`/api/lessons/${encodeURIComponent(id)}`);
   const board = await terrain(lesson.terrain);
-  const st = { lesson, board, actions: [], nonce: newNonce(), view: lesson.view, selected: null, shoveFrom: null,
+  setNav("");
+  document.title = `${lesson.title} · Learn · Toy Battle`;
+  // one svg per lesson, kept across renders, so board.js animates each placement like in a game
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `${lesson.terrain_name} board`);
+  const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, selected: null, shoveFrom: null,
                hintsShown: 0, result: null };
   renderLesson(st);
 }
@@ -117,15 +146,16 @@ function retry(st) {
   renderLesson(st);
 }
 
+// The server stores a bot game from where the move left the lesson and answers its join link
+// (/join/{game}/{token}); the game page takes it from there like any invitation.
 async function continueAsGame(st) {
   const res = await getJSON(`/api/lessons/${st.lesson.id}/continue`, { actions: st.actions, nonce: st.nonce });
   location.href = res.url;
 }
 
-function nodeClick(st, nid) {
+function nodeTap(st, nid) {
   const v = st.view;
-  const done = st.result && st.result.done;
-  if (done || !v.legal) return;
+  if ((st.result && st.result.done) || !v.legal) return;
   if (st.selected) return send(st, `${st.selected}@${nid}`);
   if (v.decision === "jumbo_target") return send(st, `jumbo@${nid}`);
   if (v.decision === "castle_recall") return send(st, `recall@${nid}`);
@@ -137,7 +167,7 @@ function nodeClick(st, nid) {
 
 function targets(st) {
   const v = st.view;
-  if (!v.legal) return [];
+  if (!v.legal || (st.result && st.result.done)) return [];
   if (st.selected) return v.legal.place[st.selected] || [];
   if (v.decision === "jumbo_target") return v.legal.jumbo;
   if (v.decision === "castle_recall") return v.legal.recall;
@@ -146,85 +176,47 @@ function targets(st) {
   return [];
 }
 
-function drawBoard(st) {
-  const { board, view } = st;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 60 100");
-  svg.setAttribute("class", "board");
-  svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", `${board.name} board`);
-  const pos = new Map(board.nodes.map(n => [n.id, [n.x * 0.6, n.y]]));
-  for (const [a, b] of board.paths) {
-    const l = document.createElementNS(SVG, "line");
-    const [x1, y1] = pos.get(a), [x2, y2] = pos.get(b);
-    Object.entries({ x1, y1, x2, y2, class: "path" }).forEach(([k, v]) => l.setAttribute(k, v));
-    svg.append(l);
-  }
-  const hot = new Set(targets(st).map(Number));
-  for (const n of board.nodes) {
-    const [x, y] = pos.get(n.id);
-    const g = document.createElementNS(SVG, "g");
-    const stack = view.stacks[String(n.id)] || [];
-    const top = stack[stack.length - 1];
-    const classes = ["node", n.kind === "hq" ? `hq hq-${n.side}` : "", (n.power || n.allowed) && !view.first_game ? "special" : "",
-                     hot.has(n.id) ? "target" : "", st.shoveFrom === n.id ? "chosen" : ""];
-    g.setAttribute("class", classes.join(" ").trim());
-    g.setAttribute("data-node", n.id);
-    g.setAttribute("role", "button");
-    const label = top ? `${top[0]} ${TROOP_NAMES[top[1]]}` : (n.kind === "hq" ? `${n.side} H.Q.` : "empty");
-    g.setAttribute("aria-label", `${n.kind === "hq" ? "H.Q." : "base"} ${n.id}: ${label}` +
-                   (stack.length > 1 ? ` (stack of ${stack.length})` : ""));
-    const c = document.createElementNS(SVG, "circle");
-    c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", n.kind === "hq" ? 4.2 : 3.4);
-    if (top) c.style.fill = top[0] === "blue" ? "var(--blue)" : "var(--red)";
-    g.append(c);
-    const t = document.createElementNS(SVG, "text");
-    t.setAttribute("x", x); t.setAttribute("y", y);
-    if (top) { t.setAttribute("class", "tile"); t.textContent = top[1] + (stack.length > 1 ? "+" : ""); }
-    else { t.setAttribute("class", "id"); t.textContent = n.kind === "hq" ? "HQ" : n.id; }
-    g.append(t);
-    if (top || n.kind === "hq") {  // the id stays readable beside an occupied node
-      const idt = document.createElementNS(SVG, "text");
-      idt.setAttribute("x", x + 3.6); idt.setAttribute("y", y - 3.4); idt.setAttribute("class", "id");
-      idt.textContent = n.id;
-      g.append(idt);
-    }
-    g.addEventListener("click", () => nodeClick(st, n.id));
-    svg.append(g);
-  }
-  return svg;
+function drawLessonBoard(st) {
+  drawBoard(st.svg, st.board, st.view, {
+    flip: st.view.seat === "red", me: st.view.seat, targets: targets(st), selected: st.shoveFrom,
+    onTap: (id, kind) => { if (kind === "node") nodeTap(st, id); },
+  });
+  return st.svg;
 }
 
 function rackButtons(st) {
   const v = st.view;
   const me = v.seat;
-  const placing = v.legal && (v.decision === "turn" || v.decision === "capn_extra");
+  const placing = v.legal && (v.decision === "turn" || v.decision === "capn_extra") && !(st.result && st.result.done);
+  const stuck = (code) => placing && !(v.legal.place[code] || []).length;
   return el("div", { class: "rack", "aria-label": "your rack" },
     v.rack.map(code => el("button", {
-      class: me, "data-troop": code, "aria-pressed": st.selected === code ? "true" : "false",
-      title: TROOP_NAMES[code], disabled: !placing || (st.result && st.result.done),
+      class: `rack-tile${st.selected === code ? " picked" : ""}${stuck(code) ? " stuck" : ""}`, "data-troop": code,
+      "aria-pressed": st.selected === code ? "true" : "false", "aria-label": troopName(code), disabled: !placing,
       onclick: () => { st.selected = st.selected === code ? null : code; renderLesson(st); },
-    }, code)),
-    v.laid.map(code => el("button", { class: `${me} laid`, disabled: true, title: `${TROOP_NAMES[code]} (laid down)` }, code)));
+    }, tileSvg([me, code], 38), el("span", { class: "rack-name" }, troopName(code)))),
+    v.laid.map(code => el("button", { class: "rack-tile laid", "data-troop": code, disabled: true,
+      "aria-label": `${troopName(code)} (laid down)` }, tileSvg([me, code], 38), el("span", { class: "rack-name" }, "laid"))));
 }
 
 function choiceButtons(st) {
   const v = st.view;
   if (!v.legal || (st.result && st.result.done)) return null;
   const L = v.legal;
+  const act = (label, action, cls = "") => el("button", { class: `btn ${cls}`, "data-action": action, onclick: () => send(st, action) }, label);
   return el("div", { class: "controls" },
-    L.draw ? el("button", { "data-action": "draw", onclick: () => send(st, "draw") }, "Draw") : null,
-    L.use ? el("button", { "data-action": "use", onclick: () => send(st, "use") }, "Use the effect") : null,
-    L.skip ? el("button", { "data-action": "skip", onclick: () => send(st, "skip") }, "Skip") : null,
-    L.recover.map(c => el("button", { "data-action": `recover:${c}`, onclick: () => send(st, `recover:${c}`) },
-      `Recover ${TROOP_NAMES[c]}`)));
+    L.draw ? act("Draw", "draw", "primary") : null,
+    L.use ? act("Use the effect", "use", "primary") : null,
+    L.skip ? act("Skip", "skip") : null,
+    L.recover.map(c => el("button", { class: "btn tilebtn", "data-action": `recover:${c}`, onclick: () => send(st, `recover:${c}`) },
+      tileSvg([v.seat, c], 28), `Recover ${troopName(c)}`)));
 }
 
 function typeMove(st) {
   if (st.result && st.result.done) return null;
   const input = el("input", { name: "move", "aria-label": "type a move", placeholder: "e.g. 7@12", autocomplete: "off" });
   return el("form", { class: "type-move", onsubmit: e => { e.preventDefault(); if (input.value.trim()) send(st, input.value.trim()); } },
-    el("label", {}, "Or type a move: ", input), " ", el("button", { type: "submit" }, "Play"));
+    el("label", {}, "Or type a move: ", input), el("button", { class: "btn", type: "submit" }, "Play"));
 }
 
 function feedbackBox(st) {
@@ -244,7 +236,7 @@ function renderLesson(st) {
     el("p", {}, el("a", { href: "#/" }, "← all lessons")),
     el("h1", {}, lesson.title),
     el("div", { class: "lesson" },
-      el("div", {}, drawBoard(st),
+      el("div", { class: "lesson-board" }, drawLessonBoard(st),
         el("p", { class: "meta" }, `${lesson.terrain_name}, ${lesson.first_game ? "first-game mode" : "standard mode"}; you play ${lesson.seat}. ` +
           `Medals: blue ${view.medals.blue}, red ${view.medals.red} (objective ${view.objective[lesson.seat]}). ` +
           `Red rack: ${view.counts.red.rack} · Blue rack: ${view.counts.blue.rack}.`)),
@@ -253,16 +245,17 @@ function renderLesson(st) {
         lesson.steps.length ? el("ol", { class: "steps" }, lesson.steps.map(s => el("li", {}, el("strong", {}, s.title), " ", s.text))) : null,
         el("p", { class: "question", id: "question" }, lesson.question),
         lesson.goal.length ? el("p", { class: "meta" }, "Checked at the end of your move: " + lesson.goal.join("; ") + ".") : null,
-        el("p", { class: "status", id: "prompt" }, done ? "" : view.prompt),
+        el("p", { class: "prompt", id: "prompt" }, done ? "" : (st.selected && view.legal
+          ? `${troopName(st.selected)}: tap a highlighted base (or tap it on your rack again to put it back).` : view.prompt)),
         rackButtons(st),
         choiceButtons(st),
         typeMove(st),
         feedbackBox(st),
         el("div", { class: "bar" },
           st.hintsShown < lesson.hints.length && !done
-            ? el("button", { id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st); } }, "Hint") : null,
-          st.actions.length || st.result ? el("button", { id: "retry", onclick: () => retry(st) }, done && st.result.status === "right" ? "Play it again" : "Retry") : null,
-          el("button", { id: "continue", onclick: () => continueAsGame(st).catch(showError) }, "Play on against a bot")),
+            ? el("button", { class: "btn", id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st); } }, "Hint") : null,
+          st.actions.length || st.result ? el("button", { class: "btn", id: "retry", onclick: () => retry(st) }, done && st.result.status === "right" ? "Play it again" : "Retry") : null,
+          el("button", { class: `btn${done ? " primary" : ""}`, id: "continue", onclick: () => continueAsGame(st).catch(showError) }, "Play on against a bot")),
         hints.length ? el("ul", { class: "hints", id: "hints" }, hints.map(h => el("li", {}, h))) : null,
         el("p", { class: "source" }, `Rule source: ${lesson.source}`))),
   );

@@ -83,12 +83,20 @@ class Page:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{name}.png"), animations="disabled")
 
-    def online_form(self, base: str, room: str) -> None:
+    def online_form(self, base: str, room: str, relay: str | None = None) -> None:
+        """The home form set for an online room; ``relay`` typed in the mailbox field if given."""
         p = self.page
         p.goto(base + "/")
         p.wait_for_selector("#newgame")
         p.locator("#newgame input[name=kind][value=online]").check(force=True)
         p.locator(f"#newgame input[name=room][value={room}]").check(force=True)
+        if relay is not None:
+            p.fill("#relay", relay)
+
+    def visible_fields(self) -> list[str]:
+        """The labels of the home form's fields a person can see."""
+        return self.page.eval_on_selector_all(
+            "#newgame .field", "fs => fs.filter(f => f.offsetParent).map(f => f.querySelector('.label').textContent)")
 
     def create_room(self, base: str) -> str:
         self.online_form(base, "host")
@@ -225,18 +233,27 @@ def own_rack_only(p: Page, other: Page) -> None:
 
 
 def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, browser):
-    alice_url, bob_url = serve("alice", mailbox), serve("bob", mailbox)
-    down_url = serve("carol", f"ws://127.0.0.1:{closed_port()}/v1")  # a mailbox that is down
+    alice_url, bob_url, carol_url = serve("alice", mailbox), serve("bob", mailbox), serve("carol", mailbox)
+    down = f"ws://127.0.0.1:{closed_port()}/v1"  # a mailbox that is down
     a, b, c = Page(browser, "alice"), Page(browser, "bob"), Page(browser, "carol")
 
-    # a mailbox that is down: one line on the form, no game
-    c.online_form(down_url, "host")
+    # the mailbox typed in the form is the one used, and remembered; a mailbox that is down: one line, no game
+    c.online_form(carol_url, "host", relay=down)
+    assert c.visible_fields() == ["Play against", "Room", "Mailbox", "Terrain", "Mode", "Your colour"]
     c.page.click("#start")
     err = c.form_error()
-    assert err.startswith("cannot reach the mailbox at ws://127.0.0.1:") and "\n" not in err
-    c.join_room(down_url, "7-guitarist-revenge")
+    assert err == f"cannot reach the mailbox at {down}" or err.startswith(f"cannot reach the mailbox at {down} ")
+    assert "\n" not in err
+    c.online_form(carol_url, "join")
+    assert c.page.input_value("#relay") == down
+    assert c.visible_fields() == ["Play against", "Room", "Mailbox"]  # the host decides the game
+    c.page.fill("#room-code", "7-guitarist-revenge")
+    c.page.click("#start")
     assert c.form_error() == err
     c.shot("mailbox-down")
+    c.online_form(carol_url, "host", relay="mailbox.example")
+    c.page.click("#start")
+    assert c.form_error().startswith("a mailbox address starts with ws:// or wss://")
 
     # Alice opens a room; Bob mistypes it twice
     code = a.create_room(alice_url)

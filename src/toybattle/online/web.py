@@ -182,8 +182,11 @@ class OnlineSession(Session):
 def _options(ctx: Any, body: dict) -> Options:
     relay = body.get("relay") or transport.default_relay()
     terrain = body.get("terrain") or "castle"
-    if not isinstance(relay, str) or terrain not in TERRAIN_IDS:
-        raise Refused("unknown terrain or a bad mailbox address")
+    if not isinstance(relay, str) or not relay.strip().startswith(("ws://", "wss://")):
+        raise Refused("a mailbox address starts with ws:// or wss://, e.g. ws://relay.magic-wormhole.io:4000/v1")
+    relay = relay.strip()
+    if terrain not in TERRAIN_IDS:
+        raise Refused(f"unknown terrain {terrain!r}")
     seat = body.get("seat") or "blue"
     if seat not in SEATS:
         raise Refused("seat must be blue or red")

@@ -185,13 +185,17 @@ async function showHome() {
     h("div", { class: "field online-only" }, h("span", { class: "label" }, "Room"),
       pick("room", [["host", "Open a room"], ["join", "Join with a code"]], "host"),
       h("input", { name: "code", id: "room-code", class: "join-only", placeholder: "room code, e.g. 7-guitarist-revenge", autocomplete: "off" })),
+    h("div", { class: "field online-only" }, h("label", { class: "label", for: "relay" }, "Mailbox"),
+      h("input", { name: "relay", id: "relay", type: "text", inputmode: "url", autocomplete: "off", spellcheck: "false",
+        value: localStorage.getItem("tb.relay") || "", placeholder: "empty: this app's usual mailbox" }),
+      h("p", { class: "muted small" }, "Where the two players meet (ws://…). Both must use the same one; leave it empty unless you run your own.")),
     h("div", { class: "field bot-only" }, h("span", { class: "label" }, "Bot level"), levelSel, levelHelp),
-    h("div", { class: "field" }, h("span", { class: "label" }, "Terrain"), terrainSel),
-    h("div", { class: "field" }, h("span", { class: "label" }, "Mode"),
+    h("div", { class: "field not-join" }, h("span", { class: "label" }, "Terrain"), terrainSel),
+    h("div", { class: "field not-join" }, h("span", { class: "label" }, "Mode"),
       pick("mode", [["standard", "Standard"], ["first", "First game (no special bases)"]], "standard")),
-    h("div", { class: "field" }, h("span", { class: "label", id: "colour-label" }, "Your colour"),
+    h("div", { class: "field not-join" }, h("span", { class: "label", id: "colour-label" }, "Your colour"),
       pick("human", [["blue", "Blue"], ["red", "Red"], ["random", "Random"]], "blue")),
-    h("div", { class: "field" }, h("span", { class: "label" }, "Who starts"),
+    h("div", { class: "field not-online" }, h("span", { class: "label" }, "Who starts"),
       pick("first", [["random", "Random"], ["blue", "Blue"], ["red", "Red"]], "random")),
     h("p", { class: "error", id: "form-error", role: "alert" }),
     h("button", { class: "btn primary big", type: "submit", id: "start" }, "Start the game"));
@@ -235,7 +239,9 @@ async function showHome() {
 async function startOnline(form, body) {
   const join = form.room.value === "join";
   const seat = body.human === "random" ? (Math.random() < 0.5 ? "blue" : "red") : body.human;
-  const req = join ? { code: form.code.value.trim() } : { terrain: body.terrain === "random" ? undefined : body.terrain, first_game: body.first_game, seat };
+  const relay = form.relay.value.trim();  // empty: the app's own default ($TOYBATTLE_RELAY or the public mailbox)
+  if (relay) localStorage.setItem("tb.relay", relay); else localStorage.removeItem("tb.relay");
+  const req = join ? { code: form.code.value.trim(), relay } : { terrain: body.terrain === "random" ? undefined : body.terrain, first_game: body.first_game, seat, relay };
   $("#form-error").textContent = join ? "Joining the room…" : "Opening a room…";
   const r = await fetch(`/api/online/${join ? "join" : "host"}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
   const data = await r.json();

@@ -131,6 +131,7 @@ def test_rules_page_lists_every_question(server, browser, size):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(ARTIFACTS / f"rules-{size[0]}x{size[1]}.png"))
         pg.screenshot(path=str(ARTIFACTS / f"rules-{size[0]}x{size[1]}-full.png"), full_page=True)
+        pg.locator("#rules-troops").screenshot(path=str(ARTIFACTS / f"rules-troops-{size[0]}x{size[1]}.png"))
         pg.goto(f"{server}/learn#/lesson/kwak-joker")
         pg.wait_for_selector("#question")
         pg.screenshot(path=str(ARTIFACTS / f"lesson-{size[0]}x{size[1]}.png"), full_page=True)

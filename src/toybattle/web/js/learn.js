@@ -240,11 +240,12 @@ function renderLesson(st) {
         el("p", { class: "meta" }, `${lesson.terrain_name}, ${lesson.first_game ? "first-game mode" : "standard mode"}; you play ${lesson.seat}. ` +
           `Medals: blue ${view.medals.blue}, red ${view.medals.red} (objective ${view.objective[lesson.seat]}). ` +
           `Red rack: ${view.counts.red.rack} · Blue rack: ${view.counts.blue.rack}.`)),
-      el("div", {},
+      el("div", { class: "lesson-text" },
         lesson.intro ? el("p", {}, lesson.intro) : null,
         lesson.steps.length ? el("ol", { class: "steps" }, lesson.steps.map(s => el("li", {}, el("strong", {}, s.title), " ", s.text))) : null,
         el("p", { class: "question", id: "question" }, lesson.question),
-        lesson.goal.length ? el("p", { class: "meta" }, "Checked at the end of your move: " + lesson.goal.join("; ") + ".") : null,
+        lesson.goal.length ? el("p", { class: "meta" }, "Checked at the end of your move: " + lesson.goal.join("; ") + ".") : null),
+      el("div", { class: "lesson-play" },
         el("p", { class: "prompt", id: "prompt" }, done ? "" : (st.selected && view.legal
           ? `${troopName(st.selected)}: tap a highlighted base (or tap it on your rack again to put it back).` : view.prompt)),
         rackButtons(st),

@@ -269,11 +269,18 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
     b.shot("wrong-code")
     closed = a.page.locator("#waiting .error")
     closed.wait_for()
-    assert closed.inner_text() == f"someone typed a wrong code for room {code}; the room is closed: start a new one"
+    why = f"someone typed a wrong code for room {code}; the room is closed: start a new one"
+    assert closed.inner_text() == why
+    assert a.page.locator("#prompt").inner_text() == why  # no longer "waiting for your friend"
     a.shot("room-closed")
 
-    # a new room, the right code
-    code = a.create_room(alice_url)
+    # a new room in one tap, with the same settings; the right code
+    a.page.click("#btn-new-room")
+    a.page.wait_for_function("([old]) => { const c = document.querySelector('#room-code-shown');"
+                             " return c && c.textContent && c.textContent !== old && !document.querySelector('#room-status'); }",
+                             arg=[code])
+    code = a.page.locator("#room-code-shown").inner_text().strip()
+    assert CODE.match(code) and a.page.locator("#prompt").inner_text() == "Waiting for your friend to join the room…"
     b.join_room(bob_url, code)
     b.page.wait_for_selector("#play")
     ply, actor = settle(a, b, 0)

@@ -246,7 +246,22 @@ async function startOnline(form, body) {
   const r = await fetch(`/api/online/${join ? "join" : "host"}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
   const data = await r.json();
   if (!r.ok) { $("#form-error").textContent = data.error; return; }
-  saved.put(data.game, { kind: "online", tokens: { [data.seat]: data.token }, code: data.code || null, created: Date.now() });
+  // the host keeps its room's settings, so a closed room can be opened again in one tap
+  saved.put(data.game, { kind: "online", tokens: { [data.seat]: data.token }, code: data.code || null, created: Date.now(),
+    room: join ? null : req });
+  location.hash = `#/game/${data.game}`;
+}
+
+// A new room with the settings of a room that closed before anyone joined; errors are one line in `show`.
+async function reopenRoom(room, show) {
+  show("Opening a room…");
+  let data;
+  try {
+    const r = await fetch("/api/online/host", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(room) });
+    data = await r.json();
+    if (!r.ok) { show(data.error); return; }
+  } catch { show("Cannot reach the Toy Battle server: is it still running?"); return; }
+  saved.put(data.game, { kind: "online", tokens: { [data.seat]: data.token }, code: data.code || null, created: Date.now(), room });
   location.hash = `#/game/${data.game}`;
 }
 
@@ -412,11 +427,18 @@ class PlayScreen {
 
   showWaiting(v) {
     const code = (v.game && v.game.code) || this.entry.code || "";
-    fill($("#prompt"), h("span", {}, "Waiting for your friend to join the room…"));
+    const error = v.game && v.game.error;
+    const status = error ? h("p", { class: "error", id: "room-status" }, error) : null;
+    // a closed room waits for nobody: say why, and offer the way on
+    const next = !error ? null : this.entry.room
+      ? h("button", { class: "btn primary", id: "btn-new-room", onclick: () => reopenRoom(this.entry.room, (m) => { status.textContent = m; }) }, "Open a new room")
+      : h("a", { class: "btn primary", href: "#/", id: "btn-new-room" }, "Home");
+    fill($("#prompt"), h("span", {}, error || "Waiting for your friend to join the room…"));
+    $("#prompt").classList.toggle("error", !!error);
     const box = h("div", { class: "waiting panel", id: "waiting" }, h("h2", {}, "Room code"),
-      h("p", { class: "room-code mono", id: "room-code-shown" }, code),
-      h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
-      v.game && v.game.error ? h("p", { class: "error" }, v.game.error) : null);
+      h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
+      error ? null : h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
+      status, next);
     const wrap = $(".board-wrap", this.root);
     const old = $("#waiting", this.root);
     if (old) old.remove();
@@ -446,6 +468,7 @@ class PlayScreen {
     const last = v.log[v.log.length - 1];
     $("#ticker").textContent = last ? last.text : "";
     fill($("#prompt"), ...this.promptContent());
+    $("#prompt").classList.remove("error");  // set while a room waited and failed
     $("#prompt").classList.toggle("mine", !!v.legal);
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
     this.renderButtons();

@@ -102,6 +102,8 @@ def test_play_on_against_a_bot_in_the_game_page(server, page):
     page.wait_for_url("**/#/game/*")
     page.wait_for_selector("svg#board g.node")
     assert page.locator('svg#board g[data-node="12"].held.blue').count() == 1   # the learner's Roxy is there
+    for node, seat in [(11, "blue"), (13, "blue"), (18, "blue"), (22, "red"), (24, "red")]:  # and the lesson's tiles
+        assert page.locator(f'svg#board g[data-node="{node}"].held.{seat}').count() == 1
     assert "Bot" in page.text_content("#opp")
     page.wait_for_selector('#play[data-actor="blue"] #prompt.mine')              # the bot has played its turn
     ply = int(page.get_attribute("svg#board", "data-ply"))

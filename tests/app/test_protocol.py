@@ -159,6 +159,21 @@ def test_invite_is_only_for_the_host_of_a_two_device_game(client, store):
     assert client.get(f"/api/games/{h['game']}/invite?token={h['tokens']['blue']}").status_code == 403
 
 
+def test_a_view_says_what_the_end_of_the_game_offers(client):
+    from toybattle.app.session import Session
+    g = new_game(client, kind="hotseat")
+    blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
+    assert blue.view["game"]["offers"] == {"rematch": True, "replay": True}
+    assert client.get(f"/api/games/{g['game']}?token={g['tokens']['blue']}").json()["offers"]["replay"] is True
+
+    class Bare(Session):  # a session that only plays (as an online game): nothing more is offered
+        id, kind = "bare", "online"
+        def seat_of(self, token): return None
+        def view(self, seat): return {}
+        async def act(self, seat, action): return None
+    assert Bare().offers() == {"rematch": False, "replay": False}
+
+
 def _no_sockets(*args, **kwargs):
     raise AssertionError("finding this machine's address must not open a socket")
 

@@ -343,6 +343,9 @@ def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser,
     winner = a.view()["seat"]
     assert reason == f"{winner.capitalize()} wins: {result['detail']}."
     assert a.page.locator("#end-title").inner_text() == "You win!"
+    # an online game offers neither a rematch nor a replay: the end screen does not pretend it does
+    assert a.page.locator("#btn-rematch, #btn-replay").count() == 0
+    assert a.page.locator("#btn-look").count() == 1
     assert a.page.locator("#buttons [data-action]").count() == 0  # nothing left to play
     a.shot("forfeit")
     assert a.errors == []

@@ -139,7 +139,9 @@ class Connection:
 
     async def push_view(self, session: Session) -> None:
         if session is self.session:
-            await self.send({"type": "view", "view": session.view(self.seat)})
+            view = session.view(self.seat)
+            view["game"] = {**view.get("game", {}), "offers": session.offers()}
+            await self.send({"type": "view", "view": view})
 
     def unbind(self) -> None:
         if self.session:
@@ -340,7 +342,8 @@ async def game_status(request: Request) -> JSONResponse:
     v = session.view(seat)  # an online room waiting for its peer has no board yet
     return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v.get("terrain"),
                          "over": v.get("over", False), "result": v.get("result", ""), "turn": v.get("turn"),
-                         "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting"))})
+                         "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting")),
+                         "offers": session.offers()})
 
 
 def lan_address(bind_host: str) -> tuple[str | None, bool]:

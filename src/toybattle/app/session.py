@@ -77,6 +77,10 @@ class Session(ABC):
     def replay(self, seat: int) -> dict:
         raise Refused("no replay for this game")
 
+    def offers(self) -> dict:
+        """What the end of this game offers, so a page shows only what will not be refused."""
+        return {"rematch": self.settings() is not None, "replay": False}
+
     @property
     def over(self) -> bool:
         return False
@@ -230,6 +234,9 @@ class LocalSession(Session):
 
     def settings(self) -> dict:
         return dict(self.row.meta.get("settings", {}))
+
+    def offers(self) -> dict:
+        return {"rematch": True, "replay": True}
 
     async def act(self, seat: int, action: str) -> None:
         async with self.lock:

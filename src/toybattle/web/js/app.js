@@ -282,7 +282,9 @@ async function fillGames(box) {
     const status = st.over ? st.result : (Object.keys(e.tokens).includes(st.turn) ? (st.kind === "hotseat" ? `${cap(st.turn)} to play` : "Your turn") : `${cap(st.turn)} to play`);
     list.append(h("li", { class: "game-item" },
       h("div", {}, h("b", {}, t ? t.name : "Online room"), h("span", { class: "muted" }, ` · ${who} · move ${st.ply}`), h("div", { class: "small" }, status)),
-      h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? "Replay" : "Resume")));
+      st.over && !(st.offers || {}).replay
+        ? h("a", { class: "btn", href: `#/game/${id}`, "data-game": id }, "Look")
+        : h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? "Replay" : "Resume")));
   }
   fill(box, h("h2", {}, "Your games"), list.children.length ? list : h("p", { class: "muted" }, "No games yet: start one!"));
 }
@@ -667,6 +669,7 @@ class PlayScreen {
     const v = this.view;
     if ($("#endscreen") || this.endDismissed === v.ply) return;
     const won = v.winner === v.seat;
+    const offers = (v.game && v.game.offers) || {};  // the session says what it will not refuse
     const title = this.kind === "hotseat" ? `${cap(v.winner)} wins!` : (won ? "You win!" : `${v.players[v.winner] ? v.players[v.winner].name : cap(v.winner)} wins`);
     document.body.appendChild(h("div", { class: "endscreen", id: "endscreen" },
       h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
@@ -674,8 +677,8 @@ class PlayScreen {
         h("p", { id: "end-reason" }, v.result),
         h("p", { class: "muted" }, `Medals: blue ${v.medals.blue}/${v.objective.blue}, red ${v.medals.red}/${v.objective.red} · ${v.ply} actions`),
         h("div", { class: "row wrap center" },
-          h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => this.sock.rematch() }, "Rematch"),
-          h("a", { class: "btn", href: `#/replay/${this.id}`, id: "btn-replay" }, "Replay"),
+          offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => this.sock.rematch() }, "Rematch") : null,
+          offers.replay ? h("a", { class: "btn", href: `#/replay/${this.id}`, id: "btn-replay" }, "Replay") : null,
           h("button", { class: "btn", id: "btn-look", onclick: () => { this.endDismissed = v.ply; $("#endscreen").remove(); } }, "Look at the board"),
           h("a", { class: "btn", href: "#/" }, "Home")))));
   }

@@ -174,6 +174,22 @@ def test_a_view_says_what_the_end_of_the_game_offers(client):
     assert Bare().offers() == {"rematch": False, "replay": False}
 
 
+def test_a_seats_own_log_lines_are_also_written_to_it_in_the_second_person(client):
+    import re
+    g = new_game(client, kind="hotseat", terrain="castle", first="blue")
+    blue, red = play_hotseat(client, g, random.Random(5))
+    for sock, me in ((blue, "blue"), (red, "red")):
+        sock.request({"type": "ping"})  # the last view has arrived
+        log = sock.view["log"]
+        mine = [e for e in log if e["text"].startswith(me.capitalize() + " ")]
+        assert mine and all(e["seat"] == me and e["you"].startswith("You ") for e in mine)
+        assert all("you" not in e for e in log if e["seat"] != me)  # never the other seat's lines
+        for e in mine:  # the same line in the second person: only the subject and its verb change
+            assert not re.match(r"You (places|draws|uses|skips|takes|moves|wins|concedes)\b", e["you"]), e
+            third = re.sub(r"^(\w+)", r"\1s", e["you"][len("You "):]).replace(" and draw ", " and draws ")
+            assert third == e["text"][len(me) + 1:], e
+
+
 def _no_sockets(*args, **kwargs):
     raise AssertionError("finding this machine's address must not open a socket")
 

@@ -6,6 +6,7 @@ Screenshots go to test-artifacts/browser/.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -113,6 +114,8 @@ def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> Non
     assert "wins" in page.locator("#end-reason").inner_text()
     shot(page, f"{name}-end")
     assert no_horizontal_scroll(page)
+    log = page.evaluate("document.querySelector('#side-log').textContent + ' ' + document.querySelector('#ticker').textContent")
+    assert "You place " in log and not re.search(r"\bYou (places|draws|uses|skips|takes|moves|wins|concedes)\b", log)
     assert page.js_errors == []
 
 

@@ -345,15 +345,19 @@ class LocalSession(Session):
         for seat in (0, 1):
             self.logs[seat] = [e for e in self.logs[seat] if e["n"] <= start.ply]
         self.logs[self.state.turn].append({"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
-                                           "text": f"{SEATS[start.turn].capitalize()} takes the turn back"})
+                                           "text": f"{SEATS[start.turn].capitalize()} takes the turn back",
+                                           "you": "You take the turn back"})
 
     def _concede(self, seat: int) -> None:
         s = self.state
         s.concede(seat)
         self.row.meta["conceded"] = SEATS[seat]
         for viewer in (0, 1):
-            self.logs[viewer].append({"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
-                                      "text": f"{SEATS[seat].capitalize()} concedes. {result_text(s)}"})
+            line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
+                    "text": f"{SEATS[seat].capitalize()} concedes. {result_text(s)}"}
+            if viewer == seat:
+                line["you"] = f"You concede. {result_text(s)}"
+            self.logs[viewer].append(line)
 
     def _commit(self, change: Callable[[], None]) -> None:
         """Make ``change``, then store the game; if storing fails, put everything back and refuse."""

@@ -59,49 +59,56 @@ def _drawn(before: State, after: State, seat: int) -> list[int]:
     return [t for t, n in new.items() for _ in range(n) if t and n > 0]
 
 
-def result_text(s: State) -> str:
+def result_text(s: State, you: bool = False) -> str:
+    """How the game ended; ``you``: addressed to the winner ("You win: ...")."""
     if not s.over or s.winner < 0:
         return ""
+    wins = "You win" if you else f"{_who(s.winner)} wins"
     if s.reason == "stuck":  # the seat to play could not act; the medals decide, a tie against that seat
         m = s.medals(s.winner), s.medals(1 - s.winner)
         why = f"{SEATS[s.turn]} could neither draw nor place, so the medals decided ({m[0]} to {m[1]}" + \
             (", and a tie goes against the side that could not act)" if m[0] == m[1] else ")")
-        return f"{_who(s.winner)} wins: {why}."
-    return f"{_who(s.winner)} wins: {REASONS.get(s.reason, s.reason)}."
+        return f"{wins}: {why}."
+    return f"{wins}: {REASONS.get(s.reason, s.reason)}."
 
 
 def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict]:
     """The log lines ``viewer`` reads for ``action`` (played from ``before`` to ``after``).
 
     ``before`` and ``after`` must be ``viewer``'s observations: the texts are written from them
-    alone, so a tile the viewer may not know cannot appear (a tank's blind pick stays blind)."""
+    alone, so a tile the viewer may not know cannot appear (a tank's blind pick stays blind).
+    A line whose subject is the viewer also carries ``you``: the same line addressed to the viewer."""
     b = before.b
     actor = before.turn
     who = _who(actor)
     d = before.decision
     fx: dict = {}
-    text = ""
+    text = you = ""
+
+    def say(verb: str, rest: str) -> tuple[str, str]:  # "Blue places ..." and "You place ..."
+        return f"{who} {verb}s {rest}", f"You {verb} {rest}"
     n_drawn = after.hand_size(actor) - before.hand_size(actor)
     drawn = _drawn(before, after, actor) if actor == viewer else []
     seen = f" ({_names(drawn)})" if drawn else ""
     if action == A.DRAW:
-        text = f"{who} draws {n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
+        text, you = say("draw", f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}")
     elif A.PLACE <= action < A.PLACE_END:
         troop, i = (action - A.PLACE) >> 5, action & 31
         under = before.top(i)
         cover = f", covering {SEATS[under >> 4]} {name(under & 15)}" if under >= 0 else ""
-        text = f"{who} places {name(troop)} on {_node_words(before, i)}{cover}"
+        text, you = say("place", f"{name(troop)} on {_node_words(before, i)}{cover}")
         fx = {"place": b.ids[i]}
     elif action == A.USE:
         if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW):
             what = {SKULLY_DRAW: "Skully", STAR_DRAW: "Star", RAINBOW_DRAW: powers()["draw"]["name"]}[d]
-            text = f"{who} uses {what} and draws {n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
+            tiles = f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
+            text, you = f"{who} uses {what} and draws {tiles}", f"You use {what} and draw {tiles}"
         elif d == XB_USE:
-            text = f"{who} uses XB-42 on {SEATS[1 - actor]}'s rack"
+            text, you = say("use", f"XB-42 on {SEATS[1 - actor]}'s rack")
         elif d == LAY_USE:
-            text = f"{who} uses the {powers()['lay_down']['name'].lower()} on base {b.ids[before.dnode]}"
+            text, you = say("use", f"the {powers()['lay_down']['name'].lower()} on base {b.ids[before.dnode]}")
     elif action == A.SKIP:
-        text = f"{who} skips {_skipped(before)}"
+        text, you = say("skip", _skipped(before))
     elif A.PICK <= action < A.PICK_END:
         victim = 1 - actor
         if d == XB_PICK:
@@ -119,24 +126,33 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
         fx = {"remove": b.ids[i]}
     elif A.RECALL <= action < A.RECALL_END:
         i = action - A.RECALL
-        text = f"{who} takes {name(before.top(i) & 15)} back from base {b.ids[i]} to the rack"
+        text, you = say("take", f"{name(before.top(i) & 15)} back from base {b.ids[i]} to the rack")
         fx = {"remove": b.ids[i]}
     elif A.SHOVE <= action < A.SHOVE_END:
         i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
         t = before.top(i)
-        text = f"{who} moves {SEATS[t >> 4]} {name(t & 15)} from base {b.ids[i]} onto base {b.ids[j]}"
+        text, you = say("move", f"{SEATS[t >> 4]} {name(t & 15)} from base {b.ids[i]} onto base {b.ids[j]}")
         fx = {"move": [b.ids[i], b.ids[j]]}
     elif A.RECOVER <= action < A.RECOVER_END:
-        text = f"{who} takes {name(action - A.RECOVER)} back from the discard"
-    out = [{"n": after.ply, "seat": SEATS[actor], "text": text, "fx": fx}] if text else []
+        text, you = say("take", f"{name(action - A.RECOVER)} back from the discard")
+    out = [_line(after.ply, actor, viewer, text, you, fx)] if text else []
     for k, (was, now) in enumerate(zip(before.claimed, after.claimed)):
         if was < 0 <= now:
             r = b.terrain.regions[k]
-            out.append({"n": after.ply, "seat": SEATS[now], "fx": {"region": r.id},
-                        "text": f"{_who(now)} takes region {r.id}: {r.medals} medal{'s' if r.medals != 1 else ''}"})
+            took = f"region {r.id}: {r.medals} medal{'s' if r.medals != 1 else ''}"
+            out.append(_line(after.ply, now, viewer, f"{_who(now)} takes {took}", f"You take {took}", {"region": r.id}))
     if after.over and not before.over:
-        out.append({"n": after.ply, "seat": SEATS[after.winner], "text": result_text(after), "fx": {"over": True}})
+        out.append(_line(after.ply, after.winner, viewer, result_text(after), result_text(after, you=True),
+                         {"over": True}))
     return out
+
+
+def _line(n: int, seat: int, viewer: int, text: str, you: str, fx: dict) -> dict:
+    """A log entry about ``seat``; ``you`` (the line addressed to its subject) only on that seat's own log."""
+    line = {"n": n, "seat": SEATS[seat], "text": text, "fx": fx}
+    if you and seat == viewer:
+        line["you"] = you
+    return line
 
 
 def _laid(before: State, after: State, seat: int) -> list[int]:

@@ -468,7 +468,7 @@ class PlayScreen {
     this.svg.dataset.actor = v.actor || "";
     this.svg.dataset.decision = v.decision;
     const last = v.log[v.log.length - 1];
-    $("#ticker").textContent = last ? last.text : "";
+    $("#ticker").textContent = last ? this.words(last) : "";
     fill($("#prompt"), ...this.promptContent());
     $("#prompt").classList.remove("error");  // set while a room waited and failed
     $("#prompt").classList.toggle("mine", !!v.legal);
@@ -582,10 +582,12 @@ class PlayScreen {
   }
 
   logList(entries) {
-    const me = this.view && this.kind !== "hotseat" ? cap(this.view.seat) : null;
-    const words = (e) => (me && e.seat === this.view.seat && e.text.startsWith(me + " ")) ? "You" + e.text.slice(me.length) : e.text;
-    return h("ol", { class: "log" }, entries.map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, words(e)))));
+    return h("ol", { class: "log" }, entries.map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, this.words(e)))));
   }
+
+  // a line about this page's own seat is read in the second person ("You place…"), written so by the
+  // server; a hot-seat page shows both seats, so it keeps the colour names
+  words(e) { return this.kind !== "hotseat" && e.you ? e.you : e.text; }
 
   renderCard() {
     const pop = $("#card-pop");

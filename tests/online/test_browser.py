@@ -217,6 +217,15 @@ def same_log(a: Page, b: Page) -> None:
         assert p.page.locator("#side-log li").count() == min(len(entries), 80)
 
 
+def prompt_clear(p: Page) -> None:
+    """The prompt sits in the dock's flow: it covers neither the page's own counters nor its buttons."""
+    assert p.page.evaluate("""() => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+      const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const pr = r('#prompt');
+      return getComputedStyle(document.querySelector('#prompt')).position === 'static'
+        && !over(pr, r('#me')) && !over(pr, r('#buttons')) && !over(pr, r('#rack')); }""")
+
+
 def own_rack_only(p: Page, other: Page) -> None:
     """A page shows its own rack, exactly as its view has it, in its own colour; of the other seat's
     rack it knows only the count and the tiles the rules showed arriving there."""
@@ -295,6 +304,8 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
         own_rack_only(b, a)
         p = seats[actor]
         assert p.view()["legal"] and not seats["red" if actor == "blue" else "blue"].view().get("legal")
+        prompt_clear(a)
+        prompt_clear(b)
         acts = done[actor]  # place first, then draw as soon as the rules allow, then mostly place
         acts.append(decide(p, prefer_draw=bool(acts) and ("draw" not in acts or len(acts) % 3 == 1)))
         if n == 5:

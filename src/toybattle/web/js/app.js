@@ -437,7 +437,7 @@ class PlayScreen {
       : h("a", { class: "btn primary", href: "#/", id: "btn-new-room" }, "Home");
     fill($("#prompt"), h("span", {}, error || "Waiting for your friend to join the room…"));
     $("#prompt").classList.toggle("error", !!error);
-    const box = h("div", { class: "waiting panel", id: "waiting" }, h("h2", {}, "Room code"),
+    const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, "Room code"),
       h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
       error ? null : h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
       status, next);

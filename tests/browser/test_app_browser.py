@@ -330,6 +330,27 @@ def test_effect_buttons_fit_on_a_small_phone(decision, name, small_phone, live_s
     assert no_horizontal_scroll(small_phone)
 
 
+def test_the_side_card_follows_the_board(desktop, live_server, shot):
+    """The card of the base last pointed at is rebuilt from every new view, so it never shows a
+    board that has changed (here: the base is filled while the pointer is elsewhere)."""
+    start_game(desktop, live_server.url, terrain="castle", level="random", first="blue")
+    desktop.wait_for_function(ME_TURN)
+    desktop.locator("#rack .rack-tile:not(.stuck)").first.click()
+    desktop.wait_for_selector("#board g.node.target")
+    node = targets(desktop)[0][0]
+    desktop.locator(f'#board g.node[data-node="{node}"] circle.hit').hover()
+    card = desktop.locator("#side-card")
+    assert card.inner_text().startswith(f"Base {node}") and "Empty base" in card.inner_text()
+    desktop.mouse.move(1200, 700)  # off the board: the side card keeps that base
+    before = ply(desktop)
+    desktop.dispatch_event(f'#board g.node[data-node="{node}"] circle.hit', "click")  # no pointer move
+    wait_change(desktop, before)
+    desktop.wait_for_function("([n]) => { const t = document.querySelector('#side-card').textContent;"
+                              " return t.startsWith('Base ' + n) && t.includes('(top)'); }", arg=[node])
+    assert "Empty base" not in card.inner_text()
+    shot(desktop, "desktop-side-card")
+
+
 def test_hint_then_concede(desktop, live_server, shot):
     start_game(desktop, live_server.url, terrain="cemetery", level="random", first="blue")
     desktop.wait_for_function(ME_TURN)

@@ -61,6 +61,7 @@ const saved = {
 };
 
 const app = () => $("#app");
+const isHint = (card) => card instanceof Element && card.classList.contains("hint-card");
 let current = null; // the live play screen, if any
 
 function leaveScreen() {
@@ -401,7 +402,7 @@ class PlayScreen {
     this.seat = v.seat;
     const waiting = $("#waiting", this.root);
     if (waiting) waiting.remove();
-    if (fresh) { this.picked = null; this.shoveFrom = null; this.hintNode = null; if (this.card && this.card.classList.contains("hint-card")) this.card = null; }
+    if (fresh) { this.picked = null; this.shoveFrom = null; this.hintNode = null; if (isHint(this.card)) this.card = null; }
     if (this.kind === "hotseat" && !v.over && v.actor && v.actor !== v.seat) {
       // the turn passed: cover the screen before the other player's rack is shown
       this.cover(v.actor);
@@ -489,7 +490,7 @@ class PlayScreen {
     const p = v.players[seat] || { name: cap(seat) };
     const you = seat === v.seat && this.kind !== "hotseat";
     const counter = (kind, icon, text, label) => h("button", { class: `counter c-${kind}`, "aria-label": label,
-      onclick: () => this.showCard(counterCard(kind, seat, v)) }, icon, h("span", {}, text));
+      onclick: () => this.showCard(() => counterCard(kind, seat, this.view)) }, icon, h("span", {}, text));
     box.className = `strip ${box.id} ${seat}${v.actor === seat ? " acting" : ""}`;
     fill(box, 
       h("div", { class: "who" }, badge(seat), h("span", { class: "name" }, you ? "You" : p.name)),
@@ -589,11 +590,17 @@ class PlayScreen {
   // server; a hot-seat page shows both seats, so it keeps the colour names
   words(e) { return this.kind !== "hotseat" && e.you ? e.you : e.text; }
 
+  // this.card: an element, or a function that builds it from the current view (cards about the board
+  // and the counters), so that every new view redraws them and none shows a board that has changed
   renderCard() {
     const pop = $("#card-pop");
-    let card = this.card;
-    if (this.picked && !(card && card.classList.contains("hint-card"))) card = troopCard(this.picked, this.view.seat);
-    if (!card) { pop.classList.add("hidden"); fill(pop, ); return; }
+    let card = typeof this.card === "function" ? this.card() : this.card;
+    if (this.picked && !isHint(card)) card = troopCard(this.picked, this.view.seat);
+    if (!card) {
+      pop.classList.add("hidden"); fill(pop);
+      fill($("#side-card"), this.hovered ? this.boardCard(this.hovered.id, this.hovered.kind) : null);
+      return;
+    }
     pop.classList.remove("hidden");
     fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; if (this.picked) this.picked = null; this.render(); } }, "✕"));
     fill($("#side-card"), card.cloneNode(true));
@@ -601,10 +608,15 @@ class PlayScreen {
 
   showCard(card) { this.card = card; this.renderCard(); }
 
+  boardCard(id, kind) {
+    return kind === "node" ? nodeCard(this.terrain, this.view, id, this.view.seat) : regionCard(this.terrain, this.view, id);
+  }
+
+  // the side card follows the pointer, and keeps the last thing pointed at (rebuilt on every view)
   hover(id, kind) {
     if (id === null) return;
-    const card = kind === "node" ? nodeCard(this.terrain, this.view, id, this.view.seat) : regionCard(this.terrain, this.view, id);
-    fill($("#side-card"), card);
+    this.hovered = { id, kind };
+    fill($("#side-card"), this.boardCard(id, kind));
   }
 
   toast(message) {
@@ -639,7 +651,7 @@ class PlayScreen {
 
   tap(id, kind) {
     const v = this.view;
-    if (kind === "region") { this.showCard(regionCard(this.terrain, v, id)); return; }
+    if (kind === "region") { this.showCard(() => this.boardCard(id, kind)); return; }
     const L = v.legal;
     if (L && this.picked) { this.send(`${this.picked}@${id}`); return; }
     if (L && v.decision === "jumbo_target" && L.jumbo.includes(id)) { this.send(`jumbo@${id}`); return; }
@@ -648,7 +660,7 @@ class PlayScreen {
       if (this.shoveFrom && (L.shove[String(this.shoveFrom)] || []).includes(id)) { this.send(`shove@${this.shoveFrom}>${id}`); return; }
       if (L.shove[String(id)]) { this.shoveFrom = this.shoveFrom === id ? null : id; this.render(); return; }
     }
-    this.showCard(nodeCard(this.terrain, v, id, v.seat));
+    this.showCard(() => this.boardCard(id, kind));
     if (L && (v.decision === "turn" || v.decision === "capn_extra") && v.rack.length) this.toast("Pick a troop on your rack first, then tap where it goes.");
   }
 

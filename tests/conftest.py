@@ -1,8 +1,9 @@
 """Fixtures shared by every area's tests.
 
 ``browser``: Debian's chromium, headless, driven by Playwright from PyPI (never a downloaded browser).
-ONE instance for the whole session: Playwright's sync API cannot be started again while another
-instance is alive, so browser tests in every folder must use this fixture, never their own.
+One instance per test module, shared by every area's browser tests: Playwright's sync API cannot
+start while another instance is alive, and while alive it keeps an event loop running in the main
+thread (so later tests calling asyncio.run would fail); per-module scope stops it after each file.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     pw = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():

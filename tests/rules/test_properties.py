@@ -319,3 +319,30 @@ def test_claims_and_endings_follow_the_board(seed, terrain, first_game):
             assert not s.reserve[stuck] or s.hand_size(stuck) >= 8
             m, o = s.medals(stuck), s.medals(1 - stuck)
             assert w == (stuck if m > o else 1 - stuck)
+
+
+def test_determinize_keeps_known_reserve_faces_and_deals_only_what_is_missing():
+    """A prepared position may state some reserve tiles and leave others unknown (lessons do):
+    determinize must fill only the unknown slots, from the tiles that army really lacks, so each
+    army still holds exactly its 24 tiles (3 of each troop) — FACTS.md §1.1, §1.8."""
+    import random as _random
+    from collections import Counter as _Counter
+
+    from toybattle.rules import State, determinize, position_text, parse_position
+    from toybattle.rules.troops import full_army
+
+    s = State.new("castle", seed=11)
+    text = position_text(s).splitlines()
+    for k, line in enumerate(text):  # keep blue's reserve top 3 faces, hide the rest
+        if line.startswith("blue reserve "):
+            faces = line.split()[2:]
+            text[k] = "blue reserve " + " ".join(faces[:3] + ["?x%d" % (len(faces) - 3)])
+        if line.startswith("blue aside "):
+            text[k] = "blue aside ?x4"
+    partial = parse_position("\n".join(text) + "\n")
+    for seed in range(20):
+        d = determinize(partial, _random.Random(seed))
+        tiles = [t for st in d.stacks for t in st if t >> 4 == 0] + [t for t in d.discard if t >> 4 == 0]
+        tiles += d.rack[0] + d.laid[0] + d.reserve[0] + d.aside[0]
+        assert sorted(tiles) == full_army(0), _Counter(t & 15 for t in tiles)
+        assert d.reserve[0][::-1][:3] == s.reserve[0][::-1][:3]

@@ -38,6 +38,8 @@ def unseen(obs: State, seat: int) -> Counter:
     if not known:
         known = obs.public[seat]  # what the opponent saw arrive on that rack
     seen.update(known)
+    # faces already known in the reserve or set aside (a prepared position may state some)
+    seen.update(t for t in obs.reserve[seat] + obs.aside[seat] if t & 15)
     left = Counter(full_army(seat))
     left.subtract(seen)
     if any(v < 0 for v in left.values()):

@@ -357,6 +357,3 @@ def parse_record(text: str) -> Record:
         raise NotationError(f"bad record setup: {e}") from None
     return Record(start, actions, setup_lines)
 
-
-def troop_codes() -> str:
-    return " ".join(code(t) for t in TROOPS)

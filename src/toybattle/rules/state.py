@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from . import actions as A
 from .terrain import Board, board
-from .troops import (BLUE, CAPN, HOOK, JUMBO, KWAK, OPENING_RACK, RACK_LIMIT, RED, ROXY, SEATS, SET_ASIDE,
+from .troops import (BLUE, CAPN, HOOK, JUMBO, KWAK, OPENING_RACK, RACK_LIMIT, RED, SEATS, SET_ASIDE,
                      SKULLY, STAR, TROOPS, UNKNOWN, XB42, full_army, name)
 
 # What the current decision is about.

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from . import actions as A
 from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State
 from .terrain import TerrainError
-from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, TROOPS, code, full_army, parse_seat, parse_troop
+from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, code, full_army, parse_seat, parse_troop
 
 POSITION_HEADER = "toybattle position 1"
 RECORD_HEADER = "toybattle record 1"

@@ -276,7 +276,8 @@ class LocalSession(Session):
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
 
     def replay(self, seat: int) -> dict:
-        """Every step of a finished game, as ``seat`` saw it, with the full record."""
+        """Every step of a finished game, as ``seat`` saw it. Never the record itself: it holds the
+        opponent's tile order and set-aside tiles, which no seat ever sees, even after the game."""
         if not self.state.over:
             raise Refused("the replay opens when the game is over")
         s = self.record.start.copy()
@@ -294,7 +295,7 @@ class LocalSession(Session):
                           game=self.game_info())
         if frames[-1]["ply"] != final["ply"] or final["over"] != frames[-1]["over"]:
             frames.append(final)
-        return {"record": self.record.text(), "frames": frames}
+        return {"frames": frames}
 
     # ------------------------------------------------------------ rules plumbing
 

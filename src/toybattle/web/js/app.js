@@ -790,10 +790,8 @@ async function showReplay(id) {
     fill(logBox, h("ol", { class: "log" }, v.log.slice(-6).map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, e.text)))));
   };
   slider.addEventListener("input", () => show(Number(slider.value), false));
-  const blob = new Blob([data.record], { type: "text/plain" });
   fill(app(), h("div", { class: "play replay" },
-    h("header", { class: "topbar" }, h("a", { class: "btn ghost", href: "#/" }, "◀"), h("div", { class: "title" }, `Replay · ${terrainInfo(terrain.id).name}`),
-      h("a", { class: "btn ghost", href: URL.createObjectURL(blob), download: `toybattle-${id}.txt` }, "Record")),
+    h("header", { class: "topbar" }, h("a", { class: "btn ghost", href: "#/" }, "◀"), h("div", { class: "title" }, `Replay · ${terrainInfo(terrain.id).name}`)),
     opp, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg)), me,
     h("div", { class: "dock" }, label,
       h("div", { class: "row center replay-controls" },

@@ -5,7 +5,8 @@ The API (small and stable; the app and lessons build on it)::
     from toybattle.bots import LEVELS, DEFAULT_LEVEL, make_bot
     [lv.name for lv in LEVELS]   # ordered weakest to strongest:
                                  # random, greedy, easy, medium, hard, expert
-    lv.label, lv.description     # for a menu ("Medium", "Searches about 0.4 s a move ...")
+    lv.label, lv.description     # for a menu ("Medium", "Searches about three hundred ...")
+    lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
     bot = make_bot("medium", seed=None)    # UnknownLevel (a ValueError) for a bad name
     a = bot.choose(obs, budget_s=None)     # obs = toybattle.rules.observation(state, seat)
                                            # -> an int from obs.legal_actions()
@@ -15,6 +16,10 @@ The API (small and stable; the app and lessons build on it)::
 node, not a finished game). ``budget_s`` may only shorten the level's own time budget. A bot
 built with a seed answers the same observation the same way (search levels stop on their
 simulation count unless their time budget runs out first).
+
+Also here: ``toybattle arena`` / ``engine`` / ``hint`` (cli.py), the referee and duplicate-deal
+statistics (arena.py, stats.py), the engine line protocol (engine.py, docs/engine-protocol.md),
+and ``python -m toybattle.bots.bench`` (think times, docs/benchmarks/bots.md).
 """
 from __future__ import annotations
 

@@ -49,6 +49,7 @@ class WebPlayer:
 
     def __init__(self) -> None:
         self.waiting: asyncio.Future | None = None
+        self.applied: asyncio.Future | None = None  # set to the view push once the chosen action is sent
         self.session: OnlineSession | None = None
 
     async def choose(self, obs: State, n: int) -> int | None:
@@ -63,7 +64,10 @@ class WebPlayer:
     def seen(self, match: Match, msg: dict) -> None:
         if self.session:
             self.session.record(msg)
-            asyncio.get_running_loop().create_task(self.session.changed())
+            push = asyncio.get_running_loop().create_task(self.session.changed())
+            # the first message agreed after a choice is always this seat's own (Game sends it at once)
+            if self.applied and not self.applied.done():
+                self.applied.set_result(push)
 
 
 class OnlineSession(Session):
@@ -151,11 +155,21 @@ class OnlineSession(Session):
         why = obs.refusal(a)
         if why:
             raise Refused(why)
-        self.player.waiting.set_result(a)
+        await self._apply(a)
 
     async def concede(self, seat: int) -> None:
         self._my_decision()
-        self.player.waiting.set_result(None)
+        await self._apply(None)
+
+    async def _apply(self, action: int | None) -> None:
+        """Hand the choice to the game and return only once its message is stored and sent and the
+        view of it pushed: the server's ``ok`` follows the view of the change, as for any game."""
+        applied = self.player.applied = asyncio.get_running_loop().create_future()
+        self.player.waiting.set_result(action)
+        await asyncio.wait([applied, self.task], return_when=asyncio.FIRST_COMPLETED)
+        if not applied.done():  # the game stopped before the message went out; the prompt says why
+            raise Refused(self.error or "the online game stopped")
+        await applied.result()
 
     def _my_decision(self) -> State:
         if self.player.waiting is None or self.player.waiting.done():

@@ -120,12 +120,12 @@ def test_create_and_join_a_room_and_play_moves(two_apps, mailbox):
         moves = 0
         while moves < 12:
             mover = [i for i in (0, 1) if views[i].get("legal")]
-            if not mover:  # the room is still opening, or a message between the peers is in flight
+            if not mover or any(v.get("waiting") for v in views):  # a room still opening, or a message in flight
                 await _any_view(wss, views, trace)
                 continue
             i = mover[0]
             other = views[1 - i]
-            assert other["rack"] != [] or other["counts"][other["seat"]]["rack"] == 0
+            assert other["rack"] != [] or other["counts"][other["seat"]]["rack"] == 0, str(trace)
             action = views[i]["legal"]["actions"][0]
             trace.add(i, f"ACT {action}")
             await wss[i].send(json.dumps({"type": "act", "action": action}))

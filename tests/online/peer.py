@@ -51,8 +51,8 @@ def main(argv: list[str]) -> int:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save
 
-        def save(store, match, relay):
-            honest_save(store, match, relay)
+        def save(store, match, relay, *more):
+            honest_save(store, match, relay, *more)
             if len(match.log) >= n:
                 os._exit(9)
 

@@ -15,9 +15,9 @@ import pytest
 import websockets
 
 
-def serve(tmp_path, name):
+def serve(tmp_path, name, db=None):
     """A server whose output goes to ``<name>.log`` (a pipe nobody reads could fill and block it)."""
-    env = dict(os.environ, TOYBATTLE_DB=str(tmp_path / f"{name}.db"), PYTHONUNBUFFERED="1")
+    env = dict(os.environ, TOYBATTLE_DB=str(tmp_path / f"{db or name}.db"), PYTHONUNBUFFERED="1")
     log = tmp_path / f"{name}.log"
     with open(log, "w") as out:
         p = subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--port", "0", "--no-browser"],
@@ -141,3 +141,90 @@ def test_create_and_join_a_room_and_play_moves(two_apps, mailbox):
         return moves
 
     assert asyncio.run(play()) == 12, str(trace)
+
+
+PUBLIC = ("ply", "turn", "decision", "stacks", "claimed", "medals", "counts", "discard")
+
+
+async def _play_on(addrs, seats, moves: int, trace: Trace) -> list[dict]:
+    """Play ``moves`` actions (each seat's first legal one) on one socket per seat; the last views."""
+    wss = [await _seat(addr, s["game"], s["token"]) for addr, s in zip(addrs, seats)]
+    views = [await _next_view(ws, i, trace) for i, ws in enumerate(wss)]
+    done = 0
+    while done < moves:
+        mover = [i for i in (0, 1) if views[i].get("legal")]
+        if not mover or any(v.get("waiting") or v.get("waiting_peer") for v in views):
+            await _any_view(wss, views, trace)
+            continue
+        i = mover[0]
+        action = views[i]["legal"]["actions"][0]
+        trace.add(i, f"ACT {action}")
+        await wss[i].send(json.dumps({"type": "act", "action": action}))
+        views[i] = await _view_before_ok(wss[i], i, trace)
+        done += 1
+    while views[0]["ply"] != views[1]["ply"] or views[0]["decision"] != views[1]["decision"] \
+            or not any(v.get("legal") for v in views):  # the other seat's news is still on its way
+        await _any_view(wss, views, trace)
+    for ws in wss:
+        await ws.close()
+    return views
+
+
+def _agreed(http, addrs, seats, trace):
+    """Both apps' stored histories, once the last message in flight has arrived (at most 20 s)."""
+    deadline = time.time() + 20
+    while True:
+        st = [http.get(f"http://{a}/api/online/{s['game']}").json() for a, s in zip(addrs, seats)]
+        if st[0]["head"] == st[1]["head"] or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    assert st[0]["messages"] == st[1]["messages"] and st[0]["head"] == st[1]["head"], f"{st}\n{trace}"
+    return st[0]
+
+
+def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
+    procs = [serve(tmp_path, n) for n in ("alice", "bob")]
+    trace = Trace([log for *_, log in procs])
+    try:
+        addrs = [addr for _, addr, _ in procs]
+        with httpx.Client(timeout=30) as http:
+            room = http.post(f"http://{addrs[0]}/api/online/host", json={"relay": mailbox}).json()
+            joined = http.post(f"http://{addrs[1]}/api/online/join", json={"code": room["code"], "relay": mailbox}).json()
+            seats = [room, joined]
+            before = asyncio.run(_play_on(addrs, seats, 5, trace))
+            agreed = _agreed(http, addrs, seats, trace)
+            for p, *_ in procs:
+                p.kill()
+                p.wait(10)
+            procs = [serve(tmp_path, n + "2", db=n) for n in ("alice", "bob")]
+            trace.logs += [log for *_, log in procs]
+            addrs = [addr for _, addr, _ in procs]
+            # after the restart each app knows its stored game and its seat's key, and offers to resume it
+            for a, s, v in zip(addrs, seats, before):
+                st = http.get(f"http://{a}/api/games/{s['game']}", params={"token": s["token"]}).json()
+                assert st["offers"]["resume"] and not st["over"] and st["ply"] == v["ply"], f"{st}\n{trace}"
+            assert _agreed(http, addrs, seats, trace)["head"] == agreed["head"]
+            url = [f"http://{a}/api/online/resume" for a in addrs]
+            # bad input: one line each, and the stored history stays as it was
+            bad = [http.post(url[0], json={"game": "nope", "token": room["token"], "relay": mailbox}),
+                   http.post(url[0], json={"game": room["game"], "token": joined["token"], "relay": mailbox}),
+                   http.post(url[1], json={**joined, "relay": mailbox, "code": "nope"})]
+            for r in bad:
+                assert r.status_code == 400 and "\n" not in r.json()["error"], r.text
+            assert "not a room code" in bad[2].json()["error"]
+            assert _agreed(http, addrs, seats, trace)["head"] == agreed["head"]
+            again = http.post(url[0], json={"game": room["game"], "token": room["token"], "relay": mailbox}).json()
+            assert re.match(r"^\d+-[a-z]+-[a-z]+$", again.get("code", "")) and again["code"] != room["code"], again
+            assert http.post(url[0], json={**room, "relay": mailbox}).json()["error"].endswith("(or its room is open)")
+            back = http.post(url[1], json={"game": joined["game"], "token": joined["token"], "relay": mailbox,
+                                           "code": again["code"]}).json()
+            assert back.get("token") == joined["token"] and again["token"] == room["token"], back
+            after = asyncio.run(_play_on(addrs, seats, 5, trace))
+            assert after[0]["ply"] > before[0]["ply"], str(trace)
+            assert {k: after[0][k] for k in PUBLIC} == {k: after[1][k] for k in PUBLIC}, str(trace)
+            final = _agreed(http, addrs, seats, trace)
+            assert final["messages"] > agreed["messages"] and final["playing"], str(trace)
+    finally:
+        for p, *_ in procs:
+            p.terminate()
+            p.wait(10)

@@ -18,7 +18,7 @@ class NoSuchGame(LookupError):
     """No online game with that id (or prefix) in the games file."""
 
 
-def save(store: Store, match: Match, relay: str) -> None:
+def save(store: Store, match: Match, relay: str, extra: dict | None = None) -> None:
     res = match.result()
     over = match.finished
     store.put(GameRow(
@@ -26,11 +26,12 @@ def save(store: Store, match: Match, relay: str) -> None:
         winner=SEATS[res["winner"]] if over and res["winner"] >= 0 else None,
         reason=(res["detail"] or res["reason"]) if over else None,
         meta={"online": {"setup": vars(match.setup), "seat": match.me, "relay": relay,
-                         "secrets": match.secrets.to_json(), "head": match.head}}))
+                         "secrets": match.secrets.to_json(), "head": match.head}, **(extra or {})}))
 
 
-def load(store: Store, game: str) -> tuple[Match, str]:
-    """The match rebuilt by replaying its stored history through every check, and its mailbox."""
+def load(store: Store, game: str, finished: bool = False) -> tuple[Match, str]:
+    """The match rebuilt by replaying its stored history through every check, and its mailbox
+    (a finished game only if ``finished``: it can be shown, not resumed)."""
     row = store.get(game)
     if row is None:
         matches = [r for r in store.unfinished(KIND) if r.id.startswith(game)] if game else []
@@ -39,7 +40,7 @@ def load(store: Store, game: str) -> tuple[Match, str]:
         row = matches[0]
     if row.kind != KIND or "online" not in row.meta:
         raise NoSuchGame(f"game {row.id} is not an online game")
-    if row.over:
+    if row.over and not finished:
         raise NoSuchGame(f"game {row.id} is already over ({row.reason})")
     meta = row.meta["online"]
     match = Match(Setup(**meta["setup"]), meta["seat"], Secrets.from_json(meta["secrets"]))

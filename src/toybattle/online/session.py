@@ -111,9 +111,12 @@ class Game:
         self.match: Match | None = None
         self.relay = opts.relay
         self.round_trips: list[float] = []
+        self.extra: dict = {}  # more to keep with the stored game (the app keeps its seat's key here)
+        self.playing = False  # both peers agreed on the game and its history
+        self.on_play: Callable[[], None] | None = None  # called once play begins
 
     def load(self) -> None:
-        if self.opts.resume:
+        if self.opts.resume and self.match is None:
             try:
                 self.match, stored_relay = persist.load(self.store, self.opts.resume)
             except persist.NoSuchGame as e:
@@ -194,6 +197,9 @@ class Game:
                 if not self._take(link, text):
                     return m.result()
         self._save()
+        self.playing = True
+        if self.on_play:
+            self.on_play()
         self.say(f"playing game {m.setup.game} on {m.setup.terrain} as {SEATS[m.me]}")
         while not m.finished:
             kind = m.my_move()
@@ -248,7 +254,7 @@ class Game:
 
     def _save(self) -> None:
         if self.match.log or self.match.forfeit:
-            persist.save(self.store, self.match, self.relay)
+            persist.save(self.store, self.match, self.relay, self.extra)
 
     def round_trip_ms(self) -> float | None:
         return statistics.median(self.round_trips) * 1000 if self.round_trips else None

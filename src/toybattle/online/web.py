@@ -3,7 +3,13 @@
 - ``POST /api/online/host`` ``{"terrain", "first_game", "seat", "relay"}`` opens a room and answers
   ``{"game", "token", "code"}`` as soon as the code is known (the peer joins later);
 - ``POST /api/online/join`` ``{"code", "relay"}`` answers ``{"game", "token"}`` once the game is agreed;
-- ``GET /api/online/{game}`` tells how the room stands (code, started, over, error).
+- ``POST /api/online/resume`` ``{"game", "token", "relay", "code"?}`` resumes a stored, unfinished game
+  whose connection closed: without a code it reopens the room (answers with the new code, like host),
+  with the code the other player was shown it rejoins (answers once both histories agree);
+- ``GET /api/online/{game}`` tells how the room stands (code, started, over, error, messages, head, playing).
+
+Stored online games are loaded at start (``Games.loaders["online"]``) with the seat's key kept in the
+row, so "Your games" still opens them after a restart: the board as it was, ready to be resumed.
 
 The browser then says ``hello`` with that game and token on the app's websocket, as for any game:
 an ``OnlineSession`` serves the same views (``seat_view`` of this peer's observation) and turns the
@@ -25,8 +31,8 @@ from ..app.session import Refused, Session, new_token
 from ..app.view import log_lines, seat_view
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
-from . import transport
-from .protocol import Match
+from . import persist, transport
+from .protocol import Forfeit, Match
 from .session import Game, Options, SessionError
 
 log = logging.getLogger("toybattle.online")
@@ -112,6 +118,10 @@ class OnlineSession(Session):
             winner = SEATS[1 - m.forfeit.seat]
             v.update(over=True, winner=winner, reason="forfeit", legal=None, can_undo=False, actor=None,
                      result=f"{winner.capitalize()} wins: {facts['forfeit']}.", prompt=f"{facts['forfeit']}.")
+        elif self.resuming:  # the room is reopened: the board stays as it was until the other player is back
+            v.update(legal=None, can_undo=False, waiting_peer=True,
+                     prompt=f"Room code {self.code}: your friend chooses Resume on this game and types it"
+                     if self.code else "Rejoining the room…")
         elif self.error:  # the game stopped here (it is saved): say why where the prompt stands
             v.update(legal=None, can_undo=False, prompt=self.error)
         return v
@@ -180,6 +190,17 @@ class OnlineSession(Session):
     def over(self) -> bool:
         return self.match is not None and self.match.finished
 
+    @property
+    def connected(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    @property
+    def resuming(self) -> bool:
+        return self.connected and not self.game.playing
+
+    def offers(self) -> dict:
+        return {"rematch": False, "replay": False, "resume": not self.over and not self.connected}
+
     def run(self, coro) -> None:
         async def guarded() -> None:
             try:
@@ -218,7 +239,28 @@ async def _body(request: Request) -> dict:
     return body
 
 
+def stored(ctx: Any, row: Any) -> OnlineSession:
+    """A stored online game as it was when its connection closed: shown, not connected (see resume)."""
+    token = (row.meta.get("app") or {}).get("token")
+    if not isinstance(token, str):
+        raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
+    match, relay = persist.load(ctx.store, row.id, finished=True)
+    if row.over and not match.finished:  # a forfeit is kept as the row's result, not in the history
+        loser = SEATS.index(row.winner) ^ 1 if row.winner in SEATS else match.me
+        match.forfeit = Forfeit(loser, row.reason or "forfeit")
+    game = Game(Options(relay=relay, db=str(ctx.store.path), resume=row.id), WebPlayer(), log.info, store=ctx.store)
+    game.match, game.extra = match, {"app": {"token": token}}
+    session = OnlineSession(game, game.player)
+    session.token = token
+    session._seen = match.observation() if match.public is not None else None
+    if not row.over:
+        session.error = "The connection closed; the game is saved. Resume it from Your games."
+    return session
+
+
 def routes(ctx: Any) -> list[Route]:
+    ctx.games.loaders[persist.KIND] = lambda row: stored(ctx, row)
+
     async def host(request: Request) -> JSONResponse:
         try:
             opts = _options(ctx, await _body(request))
@@ -227,6 +269,7 @@ def routes(ctx: Any) -> list[Route]:
         player = WebPlayer()
         game = Game(opts, player, log.info, store=ctx.store)
         session = OnlineSession(game, player)
+        game.extra = {"app": {"token": session.token}}
         ready = asyncio.get_running_loop().create_future()
 
         def on_code(code: str) -> None:
@@ -253,6 +296,7 @@ def routes(ctx: Any) -> list[Route]:
         player = WebPlayer()
         game = Game(opts, player, log.info, store=ctx.store)
         session = OnlineSession(game, player, code.strip().lower())
+        game.extra = {"app": {"token": session.token}}
         session.run(game.join(_reactor(), code))
         while game.match is None and not session.task.done():
             await asyncio.sleep(0.02)
@@ -261,12 +305,62 @@ def routes(ctx: Any) -> list[Route]:
         ctx.games.add(session)
         return JSONResponse({"game": session.id, "token": session.token, "seat": SEATS[session.match.me]})
 
+    async def resume(request: Request) -> JSONResponse:
+        try:
+            body = await _body(request)
+            old = ctx.games.get(body.get("game"))
+            if not isinstance(old, OnlineSession) or old.seat_of(body.get("token")) is None:
+                raise Refused("no such online game in this app (or not your key to it)")
+            if old.over:
+                raise Refused(f"game {old.id} is already over")
+            if old.connected:
+                raise Refused(f"game {old.id} is still connected (or its room is open)")
+            code = body.get("code")
+            if code is not None and (not isinstance(code, str) or not code.strip()):
+                raise Refused("type the room code your friend was shown, e.g. 7-guitarist-revenge")
+            opts = _options(ctx, body) if body.get("relay") else Options(relay="", db=str(ctx.store.path), timeout=None)
+        except Refused as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        opts.resume = old.id
+        player = WebPlayer()
+        game = Game(opts, player, log.info, store=ctx.store)
+        try:
+            game.load()  # the stored history, replayed through every check (nothing is written)
+        except SessionError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        game.extra = {"app": {"token": old.token}}
+        session = OnlineSession(game, player, code.strip().lower() if code else "")
+        session.token = old.token
+        session._seen = game.match.observation() if game.match.public is not None else None
+        loop = asyncio.get_running_loop()
+        ready, playing = loop.create_future(), loop.create_future()
+
+        def on_code(new: str) -> None:
+            session.code = new
+            ctx.games.add(session)
+            ready.set_result(None)
+
+        def on_play() -> None:
+            playing.set_result(None)
+            loop.create_task(session.changed())  # the board leaves "waiting", whoever moves next
+
+        game.on_play = on_play
+        session.run(game.host(_reactor(), on_code) if code is None else game.join(_reactor(), code))
+        await asyncio.wait([ready if code is None else playing, session.task], return_when=asyncio.FIRST_COMPLETED)
+        if code is None and not ready.done() or code is not None and not playing.done():
+            return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
+        ctx.games.add(session)
+        return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
+                             "seat": SEATS[session.match.me]})
+
     async def status(request: Request) -> JSONResponse:
         s = ctx.games.sessions.get(request.path_params["game"])
         if not isinstance(s, OnlineSession):
             return JSONResponse({"error": "no such online game in this app"}, status_code=404)
         return JSONResponse({"game": s.id, "code": s.code, "started": s.match.public is not None,
-                             "over": s.over, "error": s.error, "result": s.match.result() if s.over else None})
+                             "over": s.over, "error": s.error, "result": s.match.result() if s.over else None,
+                             "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing})
 
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
+            Route("/api/online/resume", resume, methods=["POST"]),
             Route("/api/online/{game}", status)]

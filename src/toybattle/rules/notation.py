@@ -5,12 +5,11 @@ half-built object: it returns a checked State or raises NotationError.
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 
 from . import actions as A
-from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State
+from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State, deal
 from .terrain import TerrainError
 from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, code, full_army, parse_seat, parse_troop
 
@@ -283,15 +282,7 @@ def setup_record(terrain: str, first_game: bool, first: int, orders: list[list[i
     return Record(start, [], lines)
 
 
-def seeded_orders(seed: int) -> tuple[int, list[list[int]]]:
-    """The first player and tile orders a record's ``seed N`` line stands for."""
-    rng = random.Random(seed)
-    orders = []
-    for seat in (BLUE, RED):
-        army = full_army(seat)
-        rng.shuffle(army)
-        orders.append(army)
-    return rng.randrange(2), orders
+seeded_orders = deal  # the name records and docs use
 
 
 def parse_record(text: str) -> Record:

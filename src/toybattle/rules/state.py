@@ -44,6 +44,18 @@ HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
 ENDINGS = (HQ, MEDALS, STUCK, CONCEDED)
 
 
+def deal(seed: int | None) -> tuple[int, list[list[int]]]:
+    """The first player and both tile orders (first 4 set aside, then the reserve from the top)
+    that ``seed`` shuffles: what a record's ``seed N`` line stands for."""
+    rng = random.Random(seed)
+    orders = []
+    for seat in (BLUE, RED):
+        army = full_army(seat)
+        rng.shuffle(army)
+        orders.append(army)
+    return rng.randrange(2), orders
+
+
 class IllegalAction(ValueError):
     """An action the rules refuse now; the message names the rule."""
 
@@ -79,15 +91,10 @@ class State:
             orders: Sequence[Sequence[int]] | None = None, seed: int | None = None) -> State:
         """A new game. ``orders[seat]`` lists that seat's 24 tiles: the first 4 are set aside,
         the rest is the reserve from the top down. Missing parts are drawn from ``seed``."""
-        rng = random.Random(seed)
-        if orders is None:
-            orders = []
-            for seat in (BLUE, RED):
-                army = full_army(seat)
-                rng.shuffle(army)
-                orders.append(army)
-        if first is None:
-            first = rng.randrange(2)
+        if orders is None or first is None:
+            dealt_first, dealt = deal(seed)
+            orders = dealt if orders is None else orders
+            first = dealt_first if first is None else first
         s = cls.empty(terrain, first_game)
         for seat in (BLUE, RED):
             order = list(orders[seat])

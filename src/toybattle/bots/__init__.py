@@ -19,7 +19,7 @@ simulation count unless their time budget runs out first).
 
 Also here: ``toybattle arena`` / ``engine`` / ``hint`` (cli.py), the referee and duplicate-deal
 statistics (arena.py, stats.py), the engine line protocol (engine.py, docs/engine-protocol.md),
-and ``python -m toybattle.bots.bench`` (think times, docs/benchmarks/bots.md).
+and ``python -m toybattle.bots.bench`` (think times, docs/benchmarks.md).
 """
 from __future__ import annotations
 

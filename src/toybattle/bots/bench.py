@@ -3,7 +3,7 @@
     python -m toybattle.bots.bench [--positions 60] [--terrain castle] [--json]
 
 Positions are the observations met in games between two greedy bots (a fixed seed), so they
-look like real play; the median over them is reported (docs/benchmarks/bots.md).
+look like real play; the median over them is reported (docs/benchmarks.md).
 """
 from __future__ import annotations
 

@@ -43,9 +43,9 @@ def serve(tmp_path):
     """serve(name, relay) -> base URL of a new `toybattle serve` process whose rooms use ``relay``."""
     procs: list[subprocess.Popen] = []
 
-    def start(name: str, relay: str) -> str:
+    def start(name: str, relay: str, port: int = 0) -> str:
         env = dict(os.environ, TOYBATTLE_RELAY=relay, PYTHONUNBUFFERED="1")
-        procs.append(subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port", "0",
+        procs.append(subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port", str(port),
                                        "--db", str(tmp_path / f"{name}.db")],
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env))
         for line in procs[-1].stdout:
@@ -54,6 +54,7 @@ def serve(tmp_path):
                 return m.group(1)
         raise AssertionError(f"the app {name} did not start")
 
+    start.procs = procs
     yield start
     for p in procs:
         p.terminate()
@@ -360,3 +361,46 @@ def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser,
     assert a.page.locator("#buttons [data-action]").count() == 0  # nothing left to play
     a.shot("forfeit")
     assert a.errors == []
+
+
+def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, mailbox, browser):
+    """Both apps stop mid-game; started again (same port, so the pages keep their games), one page
+    reopens the room from "Your games", the other types the new code, and the game goes on as it was."""
+    ports = [closed_port(), closed_port()]
+    urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports)]
+    a, b = Page(browser, "alice"), Page(browser, "bob")
+    first = a.create_room(urls[0])
+    b.join_room(urls[1], first)
+    ply, actor = settle(a, b, 0)
+    for n in range(4):
+        decide(a if actor == a.view()["seat"] else b, prefer_draw=n % 2 == 0)
+        ply, actor = settle(a, b, ply + 1)
+    board = a.board()
+    for p in serve.procs:
+        p.terminate()
+        p.wait(10)
+    urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports)]
+    a.page.goto(urls[0] + "/")
+    a.page.click(".game-list button[data-game]")
+    a.page.click("#btn-resume-host")
+    a.page.wait_for_function("() => { const p = document.querySelector('#prompt');"
+                             " return p && /Room code \\d+-/.test(p.textContent); }")
+    code = re.search(r"Room code (\S+):", a.page.locator("#prompt").inner_text()).group(1)
+    assert CODE.match(code) and code != first
+    b.page.goto(urls[1] + "/")
+    b.page.click(".game-list button[data-game]")
+    b.page.fill("#resume-code", "7-guitarist-revenge")  # no such room: one line, and the game stays stored
+    b.page.click("#btn-resume-join")
+    b.page.wait_for_function("() => { const e = document.querySelector('#resume-error');"
+                             " return e && e.textContent && !e.textContent.endsWith('…'); }")
+    assert "\n" not in b.page.locator("#resume-error").inner_text()
+    b.page.fill("#resume-code", code)
+    b.page.click("#btn-resume-join")
+    assert settle(a, b, ply) == (ply, actor)
+    assert a.board() == board == b.board()
+    decide(a if actor == a.view()["seat"] else b, prefer_draw=False)
+    ply, actor = settle(a, b, ply + 1)
+    same_public_state(a, b, ply)
+    for p in (a, b):
+        p.shot("resumed")
+        assert not p.errors, p.errors

@@ -266,6 +266,30 @@ async function reopenRoom(room, show) {
   location.hash = `#/game/${data.game}`;
 }
 
+// An online game whose connection closed: one player opens a new room, the other types its code.
+function resumeOnline(id, token) {
+  const msg = h("p", { class: "error", id: "resume-error", role: "alert" });
+  const code = h("input", { id: "resume-code", placeholder: "room code, e.g. 7-guitarist-revenge", autocomplete: "off" });
+  const go = async (withCode) => {
+    const req = { game: id, token, relay: localStorage.getItem("tb.relay") || "" };  // empty: the game's own mailbox
+    if (withCode) req.code = code.value.trim();
+    msg.textContent = withCode ? "Rejoining the room…" : "Opening a room…";
+    try {
+      const r = await fetch("/api/online/resume", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
+      const data = await r.json();
+      if (!r.ok) { msg.textContent = data.error; return; }
+      saved.put(id, { code: data.code || null });
+    } catch { msg.textContent = "Cannot reach the Toy Battle server: is it still running?"; return; }
+    closeSheet();
+    location.hash = `#/game/${id}`;
+  };
+  openSheet("Resume the online game", h("div", {},
+    h("p", {}, "One of you opens a new room and reads out its code; the other types it here. The game goes on from the last move you both saw."),
+    h("div", { class: "row wrap" }, h("button", { class: "btn primary", id: "btn-resume-host", onclick: () => go(false) }, "Open a new room")),
+    h("div", { class: "row wrap" }, code, h("button", { class: "btn", id: "btn-resume-join", onclick: () => go(true) }, "Rejoin with a code")),
+    msg));
+}
+
 async function fillGames(box) {
   const entries = Object.entries(saved.all()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 12);
   const list = h("ul", { class: "game-list" });
@@ -283,7 +307,9 @@ async function fillGames(box) {
     const status = st.over ? st.result : (Object.keys(e.tokens).includes(st.turn) ? (st.kind === "hotseat" ? `${cap(st.turn)} to play` : "Your turn") : `${cap(st.turn)} to play`);
     list.append(h("li", { class: "game-item" },
       h("div", {}, h("b", {}, t ? t.name : "Online room"), h("span", { class: "muted" }, ` · ${who} · move ${st.ply}`), h("div", { class: "small" }, status)),
-      st.over && !(st.offers || {}).replay
+      (st.offers || {}).resume
+        ? h("button", { class: "btn primary", "data-game": id, onclick: () => resumeOnline(id, token) }, "Resume")
+        : st.over && !(st.offers || {}).replay
         ? h("a", { class: "btn", href: `#/game/${id}`, "data-game": id }, "Look")
         : h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? "Replay" : "Resume")));
   }

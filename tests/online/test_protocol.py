@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toybattle.online.protocol import LAID, OPEN, RACK, SLOTS, UNDRAWN, Forfeit, Match, Secrets, Setup
+from toybattle.online.protocol import LAID, OPEN, RACK, SLOTS, Forfeit, Match, Secrets, Setup
 from toybattle.rules import TERRAIN_IDS, State, parse_action
 from toybattle.rules import actions as A
 from toybattle.rules.state import EXTRA, XB_PICK

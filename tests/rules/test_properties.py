@@ -15,7 +15,7 @@ from toybattle.rules import (BLUE, RED, IllegalAction, State, action_text, actio
                              parse_position, parse_record, position_text, setup_record)
 from toybattle.rules.troops import RACK_LIMIT, full_army
 from toybattle.rules.terrain import TERRAIN_IDS
-from toybattle.rules.state import EXTRA, TURN, XB_PICK
+from toybattle.rules.state import EXTRA, TURN, XB_PICK, deal
 from toybattle.rules.view import hidden_from
 
 SEEDS = st.integers(0, 2**31)
@@ -25,14 +25,8 @@ FEW = settings(max_examples=30, deadline=None)
 
 
 def new_game(seed: int, terrain: str, first_game: bool) -> tuple[State, random.Random, int, list[list[int]]]:
-    rng = random.Random(seed)
-    orders = []
-    for seat in (BLUE, RED):
-        army = full_army(seat)
-        rng.shuffle(army)
-        orders.append(army)
-    first = rng.randrange(2)
-    return State.new(terrain, first_game, first, orders), rng, first, orders
+    first, orders = deal(seed)
+    return State.new(terrain, first_game, first, orders), random.Random(seed), first, orders
 
 
 def walk(seed: int, terrain: str, first_game: bool):

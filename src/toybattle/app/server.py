@@ -265,8 +265,21 @@ async def websocket_endpoint(ws: WebSocket) -> None:
 
 # ---------------------------------------------------------------- HTTP
 
-def _error(message: str, status: int = 400) -> JSONResponse:
+def error_response(message: str, status: int = 400) -> JSONResponse:
+    """The one shape of a refused HTTP request: ``{"error": one line}``."""
     return JSONResponse({"error": message}, status_code=status)
+
+
+_error = error_response
+
+
+async def json_object(request: Request) -> dict | JSONResponse:
+    """The request's JSON body if it is an object, else the error response to send back."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return _error("send a JSON object")
+    return body if isinstance(body, dict) else _error("send a JSON object")
 
 
 async def index(request: Request) -> Response:
@@ -301,12 +314,9 @@ async def terrain(request: Request) -> Response:
 
 
 async def create_game(request: Request) -> JSONResponse:
-    try:
-        body = await request.json()
-    except ValueError:
-        return _error("send a JSON object")
-    if not isinstance(body, dict):
-        return _error("send a JSON object")
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
     allowed = {"kind", "terrain", "first_game", "first", "human", "level"}
     unknown = set(body) - allowed
     if unknown:

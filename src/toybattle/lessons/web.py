@@ -28,6 +28,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from toybattle.app.bots import default_level
+from toybattle.app.server import error_response as _error
+from toybattle.app.server import json_object
 from toybattle.app.session import LocalSession, new_token
 from toybattle.app.view import seat_view
 from toybattle.rules import SEATS, Record, State, observation
@@ -44,8 +46,6 @@ LESSON_LEVEL = "greedy"  # a lesson's bot plays on the spot and punishes plain b
 _SECRET = secrets.token_bytes(32)
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def _rng(lesson_id: str, nonce: str) -> random.Random:
@@ -83,12 +83,9 @@ def _find(request: Request) -> Lesson | None:
 
 async def _body(request: Request) -> tuple[list[str], str, dict] | JSONResponse:
     """The learner's actions and nonce from a POST body, checked (and the whole body)."""
-    try:
-        body = await request.json()
-    except ValueError:
-        return _error("send a JSON object")
-    if not isinstance(body, dict):
-        return _error("send a JSON object")
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
     actions, nonce = body.get("actions", []), body.get("nonce", "")
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS or \
             not all(isinstance(t, str) and 0 < len(t) <= 40 for t in actions):

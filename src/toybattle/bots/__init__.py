@@ -46,8 +46,8 @@ LEVELS: tuple[Level, ...] = (
     Level("medium", "Medium", "Searches about three hundred simulated games per move (well under a "
           "second).", 0.9, 300, 10),
     Level("hard", "Hard", "Searches about a thousand simulated games per move.", 1.8, 1000, 14),
-    Level("expert", "Expert", "The strongest: searches up to 2,000 simulated games per move, every "
-          "action considered (under 3 seconds).", 2.8, 2000, 0),
+    Level("expert", "Expert", "The strongest: searches up to 8,000 simulated games per move, every "
+          "action considered (under 3 seconds).", 2.8, 8000, 0),
 )
 DEFAULT_LEVEL = "medium"
 _BY_NAME = {lv.name: lv for lv in LEVELS}

@@ -12,7 +12,7 @@ import math
 import random
 import time
 
-from ..rules import State, determinize
+from ..rules import State, determinizer
 from . import heuristic as H
 
 MAX_PLAYOUT_PLIES = 300
@@ -127,9 +127,10 @@ class SearchBot(Bot):
         me = obs.actor
         rng = self.rng
         deadline = t0 + budget_s
+        sample = determinizer(obs)
         n = 0
         while n < self.simulations and (n < 8 or time.perf_counter() < deadline):
-            self._iterate(root, determinize(obs, rng), allowed, rng)
+            self._iterate(root, sample(rng), allowed, rng)
             n += 1
             if n % 64 == 0 and self._settled(root, self.simulations - n):
                 break
@@ -208,10 +209,11 @@ class SearchBot(Bot):
 def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, depth: int = 12) -> float:
     """Determinized playouts (determinize + playout to the end) per second from ``obs``, one core."""
     rng = random.Random(seed)
+    sample = determinizer(obs)
     n = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        SearchBot._playout(determinize(obs, rng), rng, depth)
+        SearchBot._playout(sample(rng), rng, depth)
         n += 1
     return n / (time.perf_counter() - t0)
 

@@ -13,11 +13,11 @@ from .notation import NotationError, Record, parse_position, parse_record, posit
 from .state import CONCEDED, HQ, MEDALS, STUCK, IllegalAction, State
 from .terrain import TERRAIN_IDS, Board, Terrain, TerrainError, load_terrain, parse_terrain
 from .troops import BLUE, RED, SEATS, UNKNOWN
-from .view import determinize, observation, unseen
+from .view import determinize, determinizer, observation, unseen
 
 __all__ = [
     "actions", "describe_action", "parse_action", "action_text", "NotationError", "Record", "parse_position",
     "parse_record", "position_text", "setup_record", "CONCEDED", "HQ", "MEDALS", "STUCK", "IllegalAction",
     "State", "TERRAIN_IDS", "Board", "Terrain", "TerrainError", "load_terrain", "parse_terrain", "BLUE", "RED",
-    "SEATS", "UNKNOWN", "determinize", "observation", "unseen",
+    "SEATS", "UNKNOWN", "determinize", "determinizer", "observation", "unseen",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Callable
 
 from .state import State
 from .troops import BLUE, RED, full_army
@@ -49,23 +50,39 @@ def unseen(obs: State, seat: int) -> Counter:
 
 def determinize(obs: State, rng: random.Random) -> State:
     """A full state consistent with ``obs``: every unknown tile given a face, at random."""
-    s = obs.copy()
-    for seat in (BLUE, RED):
-        pool = list(unseen(s, seat).elements())
-        rng.shuffle(pool)
-        hand_known = [t for t in s.rack[seat] + s.laid[seat] if t & 15]
-        if not hand_known and s.public[seat]:
-            hand = s.public[seat] + [pool.pop() for _ in range(s.hand_size(seat) - len(s.public[seat]))]
-            rng.shuffle(hand)
-            n_laid = len(s.laid[seat])
-            s.laid[seat] = sorted(hand[:n_laid])
-            s.rack[seat] = sorted(hand[n_laid:])
-        else:
-            s.rack[seat] = sorted(t if t & 15 else pool.pop() for t in s.rack[seat])
-            s.laid[seat] = sorted(t if t & 15 else pool.pop() for t in s.laid[seat])
-        s.reserve[seat] = [t if t & 15 else pool.pop() for t in s.reserve[seat]]
-        s.aside[seat] = [t if t & 15 else pool.pop() for t in s.aside[seat]]
-    return s
+    return determinizer(obs)(rng)
+
+
+def determinizer(obs: State) -> Callable[[random.Random], State]:
+    """``determinize`` for many samples of one observation: what is unseen is counted once
+    (searching bots draw thousands of samples per move)."""
+    pools = [list(unseen(obs, seat).elements()) for seat in (BLUE, RED)]
+
+    def sample(rng: random.Random) -> State:
+        s = obs.copy()
+        for seat in (BLUE, RED):
+            pool = pools[seat][:]
+            rng.shuffle(pool)
+            _fill(s, seat, pool, rng)
+        return s
+
+    return sample
+
+
+def _fill(s: State, seat: int, pool: list[int], rng: random.Random) -> None:
+    """Give every unknown tile of ``seat`` in ``s`` a face from the shuffled ``pool``."""
+    hand_known = [t for t in s.rack[seat] + s.laid[seat] if t & 15]
+    if not hand_known and s.public[seat]:
+        hand = s.public[seat] + [pool.pop() for _ in range(s.hand_size(seat) - len(s.public[seat]))]
+        rng.shuffle(hand)
+        n_laid = len(s.laid[seat])
+        s.laid[seat] = sorted(hand[:n_laid])
+        s.rack[seat] = sorted(hand[n_laid:])
+    else:
+        s.rack[seat] = sorted(t if t & 15 else pool.pop() for t in s.rack[seat])
+        s.laid[seat] = sorted(t if t & 15 else pool.pop() for t in s.laid[seat])
+    s.reserve[seat] = [t if t & 15 else pool.pop() for t in s.reserve[seat]]
+    s.aside[seat] = [t if t & 15 else pool.pop() for t in s.aside[seat]]
 
 
 def hidden_from(state: State, seat: int) -> dict[str, list[int]]:

@@ -121,6 +121,18 @@ def test_a_bot_game_plays_to_its_end_and_is_stored(client, store):
     assert parse_record(row.record).replay().over
 
 
+def test_a_game_saved_with_a_retired_level_loads_and_plays_at_the_default_level(store):
+    # "hard" was offered by an earlier version; a game saved with it must still open.
+    from toybattle.app.bots import default_level
+    from toybattle.app.session import LocalSession
+    row = LocalSession.create(store, "bot", human="blue", first="red", level="random").row
+    row.meta["bot"]["level"] = row.meta["settings"]["level"] = "hard"
+    store.put(row)
+    session = LocalSession(store.get(row.id), store, bot_delay=0)
+    assert session.bot is not None and session.bot.level == default_level() == "medium"
+    assert session.players()["red"]["name"] == "Bot (Medium)"
+
+
 def test_replay_opens_only_when_the_game_is_over(client):
     g = new_game(client, kind="hotseat", terrain="station")
     url = f"/api/games/{g['game']}/replay?token={g['tokens']['blue']}"

@@ -61,6 +61,12 @@ def default_level() -> str:
     return wanted if wanted in names else names[min(len(names) - 1, 2)]
 
 
+def offered(level: str) -> str:
+    """``level`` if it is offered, else the default level: a game saved with a level that has since
+    been retired (such as "hard") plays on instead of failing to load."""
+    return level if level in [lv.name for lv in levels()] else default_level()
+
+
 def make_bot(level: str, seed: int | None = None):
     """A bot object with ``choose(obs, budget_s=None)`` and ``hint(obs)``."""
     if level not in [lv.name for lv in levels()]:

@@ -118,6 +118,8 @@ class LocalSession(Session):
         self.tokens: dict[int, str] = {SEATS.index(s): t for s, t in row.meta.get("tokens", {}).items()}
         bot = row.meta.get("bot")
         self.bot_seat: int = SEATS.index(bot["seat"]) if bot else -1
+        if bot:
+            bot["level"] = app_bots.offered(bot["level"])
         self.bot = app_bots.make_bot(bot["level"], seed=None) if bot else None
         self.rng = random.SystemRandom()
         self.lock = asyncio.Lock()

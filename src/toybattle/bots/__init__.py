@@ -4,7 +4,7 @@ The API (small and stable; the app and lessons build on it)::
 
     from toybattle.bots import LEVELS, DEFAULT_LEVEL, make_bot
     [lv.name for lv in LEVELS]   # ordered weakest to strongest:
-                                 # random, greedy, easy, medium, hard, expert
+                                 # random, greedy, easy, medium, expert
     lv.label, lv.description     # for a menu ("Medium", "Searches about three hundred ...")
     lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
     bot = make_bot("medium", seed=None)    # UnknownLevel (a ValueError) for a bad name
@@ -45,9 +45,8 @@ LEVELS: tuple[Level, ...] = (
     Level("easy", "Easy", "A light search: about sixty simulated games per move.", 0.5, 60, 6),
     Level("medium", "Medium", "Searches about three hundred simulated games per move (well under a "
           "second).", 0.9, 300, 10),
-    Level("hard", "Hard", "Searches about a thousand simulated games per move.", 1.8, 1000, 14),
-    Level("expert", "Expert", "The strongest: searches up to 8,000 simulated games per move, every "
-          "action considered (under 3 seconds).", 2.8, 8000, 0),
+    Level("expert", "Expert", "The strongest: searches up to 2,000 simulated games per move, every "
+          "action considered (under 3 seconds).", 2.8, 2000, 0),
 )
 DEFAULT_LEVEL = "medium"
 _BY_NAME = {lv.name: lv for lv in LEVELS}

@@ -36,6 +36,8 @@ class Level:
     budget_s: float  # the most time it thinks per move
     simulations: int = 0  # playouts per move for search levels (0: not a search level)
     width: int = 0  # root actions searched (0: all)
+    depth: int = 12  # playout plies before the evaluation judges the position
+    explore: float = 0.7  # the tree's exploration constant: lower searches the best lines deeper
 
 
 LEVELS: tuple[Level, ...] = (
@@ -45,8 +47,8 @@ LEVELS: tuple[Level, ...] = (
     Level("easy", "Easy", "A light search: about sixty simulated games per move.", 0.5, 60, 6),
     Level("medium", "Medium", "Searches about three hundred simulated games per move (well under a "
           "second).", 0.9, 300, 10),
-    Level("expert", "Expert", "The strongest: searches up to 2,000 simulated games per move, every "
-          "action considered (under 3 seconds).", 2.8, 2000, 0),
+    Level("expert", "Expert", "The strongest: searches about a thousand simulated games per move, over "
+          "the fourteen actions that look best (under 2 seconds).", 1.8, 1000, 14),
 )
 DEFAULT_LEVEL = "medium"
 _BY_NAME = {lv.name: lv for lv in LEVELS}
@@ -71,7 +73,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     elif lv.name == "greedy":
         bot = GreedyBot(seed)
     else:
-        bot = SearchBot(seed, simulations=lv.simulations, budget_s=lv.budget_s, width=lv.width)
+        bot = SearchBot(seed, simulations=lv.simulations, budget_s=lv.budget_s, width=lv.width, depth=lv.depth,
+                        explore=lv.explore)
     bot.level = lv.name
     return bot
 

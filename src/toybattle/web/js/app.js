@@ -45,8 +45,12 @@ async function getMeta() {
   if (!API.meta) API.meta = await (await fetch("/api/meta")).json();
   return API.meta;
 }
-async function getTerrain(id) {
-  if (!API.terrains[id]) API.terrains[id] = await (await fetch(`/api/terrains/${id}`)).json();
+// The promise is kept, not its result: views that arrive together then resolve in arrival order.
+function getTerrain(id) {
+  if (!API.terrains[id]) {
+    API.terrains[id] = fetch(`/api/terrains/${id}`).then((r) => r.json())
+      .catch((e) => { delete API.terrains[id]; throw e; });
+  }
   return API.terrains[id];
 }
 function troop(code) { return API.meta.troops.troops.find((t) => t.code === code); }
@@ -415,6 +419,7 @@ class PlayScreen {
 
   async onView(v) {
     if (this.closed) return;
+    const seq = this.viewSeq = (this.viewSeq || 0) + 1;
     if (v.waiting) { this.showWaiting(v); return; }
     v.log = v.log || [];
     v.players = v.players || {};
@@ -423,7 +428,7 @@ class PlayScreen {
       !v.legal;
     const prevSeat = this.view && this.view.seat;
     this.terrain = await getTerrain(v.terrain);
-    if (this.closed) return;
+    if (this.closed || seq !== this.viewSeq) return;  // a newer view arrived while this one waited
     this.view = v;
     this.seat = v.seat;
     const waiting = $("#waiting", this.root);

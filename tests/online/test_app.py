@@ -221,6 +221,9 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
             assert back.get("token") == joined["token"] and again["token"] == room["token"], back
             after = asyncio.run(_play_on(addrs, seats, 5, trace))
             assert after[0]["ply"] > before[0]["ply"], str(trace)
+            for was, now in zip(before, after):  # each seat's log goes on from where it was, not from empty
+                assert was["log"] and now["log"][:len(was["log"])] == was["log"], f"{was['log']}\n{now['log']}"
+                assert len(now["log"]) > len(was["log"])
             assert {k: after[0][k] for k in PUBLIC} == {k: after[1][k] for k in PUBLIC}, str(trace)
             final = _agreed(http, addrs, seats, trace)
             assert final["messages"] > agreed["messages"] and final["playing"], str(trace)

@@ -7,6 +7,8 @@ every agreed message, so a restart resumes from the last one.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rules import SEATS
 from ..store import GameRow, Store, StoreError
 from .protocol import Match, Secrets, Setup
@@ -29,9 +31,11 @@ def save(store: Store, match: Match, relay: str, extra: dict | None = None) -> N
                          "secrets": match.secrets.to_json(), "head": match.head}, **(extra or {})}))
 
 
-def load(store: Store, game: str, finished: bool = False) -> tuple[Match, str]:
+def load(store: Store, game: str, finished: bool = False,
+         seen: Callable[[Match, dict], None] | None = None) -> tuple[Match, str]:
     """The match rebuilt by replaying its stored history through every check, and its mailbox
-    (a finished game only if ``finished``: it can be shown, not resumed)."""
+    (a finished game only if ``finished``: it can be shown, not resumed). ``seen(match, msg)``
+    is called after each message, as a player's is in play (the app rebuilds its seat's log so)."""
     row = store.get(game)
     if row is None:
         matches = [r for r in store.unfinished(KIND) if r.id.startswith(game)] if game else []
@@ -45,7 +49,9 @@ def load(store: Store, game: str, finished: bool = False) -> tuple[Match, str]:
     meta = row.meta["online"]
     match = Match(Setup(**meta["setup"]), meta["seat"], Secrets.from_json(meta["secrets"]))
     for text in row.record.splitlines():
-        match.accept(text, match.expected()[0])
+        msg = match.accept(text, match.expected()[0])
+        if seen:
+            seen(match, msg)
     return match, meta["relay"]
 
 

@@ -76,6 +76,44 @@ class WebPlayer:
                 self.applied.set_result(push)
 
 
+class SeatLog:
+    """This peer's game log: each agreed action is written once its random event is settled (a
+    draw's faces, XB-42's or the tank's pick), from this seat's observations, so the other seat's
+    hidden tiles cannot appear in it."""
+
+    def __init__(self) -> None:
+        self.lines: list[dict] = []
+        self._seen: State | None = None  # this seat's observation after the last agreed message
+        self._due: tuple[State, int, State] | None = None  # an action whose random event is still due
+
+    def record(self, m: Match, msg: dict) -> None:
+        try:
+            self._write(m, msg)
+        except Exception:  # a log line is never worth stopping the game (or its loading) for
+            log.exception("could not write the game log")
+
+    def _write(self, m: Match, msg: dict) -> None:
+        if m.public is None:
+            return
+        before, now = self._seen, m.observation()
+        self._seen = now
+        if before is None:
+            return
+        if msg.get("t") == "act":
+            action = parse_action(msg["a"], now.b)
+            if m.pending:
+                self._due = (before, action, now)
+            else:
+                self.lines += log_lines(before, action, now, m.me)
+        elif msg.get("t") == "rand" and self._due:
+            start, action, mid = self._due
+            self._due = None
+            if mid.is_chance:  # the pick happened with this message
+                self.lines += log_lines(start, action, mid, m.me) + log_lines(mid, A.PICK, now, m.me)
+            else:
+                self.lines += log_lines(start, action, now, m.me)
+
+
 class OnlineSession(Session):
     """One online game as the app's server sees it: one seat (this peer's), one token."""
 
@@ -90,9 +128,7 @@ class OnlineSession(Session):
         self.token = new_token()
         self.error = ""
         self.task: asyncio.Task | None = None
-        self.log: list[dict] = []  # this seat's game log (log_lines of its own observations)
-        self._seen: State | None = None  # this seat's observation after the last agreed message
-        self._due: tuple[State, int, State] | None = None  # an action whose random event is still due
+        self.journal = SeatLog()
 
     @property
     def id(self) -> str:
@@ -113,7 +149,7 @@ class OnlineSession(Session):
                  "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}"}
         if m.public is None:
             return {"game": facts, "seat": SEATS[seat], "waiting": True}
-        v = seat_view(m.observation(), seat, log=self.log[-300:], game=facts)
+        v = seat_view(m.observation(), seat, log=self.journal.lines[-300:], game=facts)
         if m.forfeit:  # a failed check ends the game: both players read the same sentence
             winner = SEATS[1 - m.forfeit.seat]
             v.update(over=True, winner=winner, reason="forfeit", legal=None, can_undo=False, actor=None,
@@ -127,34 +163,7 @@ class OnlineSession(Session):
         return v
 
     def record(self, msg: dict) -> None:
-        """Log an agreed action once its random event is settled (a draw's faces, XB-42's or the
-        tank's pick), from this seat's observations: the other seat's hidden tiles cannot appear."""
-        try:
-            self._record(msg)
-        except Exception:  # a log line is never worth stopping the game for
-            log.exception("could not write the game log")
-
-    def _record(self, msg: dict) -> None:
-        m = self.match
-        if m.public is None:
-            return
-        before, now = self._seen, m.observation()
-        self._seen = now
-        if before is None:
-            return
-        if msg.get("t") == "act":
-            action = parse_action(msg["a"], now.b)
-            if m.pending:
-                self._due = (before, action, now)
-            else:
-                self.log += log_lines(before, action, now, m.me)
-        elif msg.get("t") == "rand" and self._due:
-            start, action, mid = self._due
-            self._due = None
-            if mid.is_chance:  # the pick happened with this message
-                self.log += log_lines(start, action, mid, m.me) + log_lines(mid, A.PICK, now, m.me)
-            else:
-                self.log += log_lines(start, action, now, m.me)
+        self.journal.record(self.match, msg)
 
     async def act(self, seat: int, action: str) -> None:
         obs = self._my_decision()
@@ -244,7 +253,8 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     token = (row.meta.get("app") or {}).get("token")
     if not isinstance(token, str):
         raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
-    match, relay = persist.load(ctx.store, row.id, finished=True)
+    journal = SeatLog()  # the log is rebuilt as the history replays
+    match, relay = persist.load(ctx.store, row.id, finished=True, seen=journal.record)
     if row.over and not match.finished:  # a forfeit is kept as the row's result, not in the history
         loser = SEATS.index(row.winner) ^ 1 if row.winner in SEATS else match.me
         match.forfeit = Forfeit(loser, row.reason or "forfeit")
@@ -252,7 +262,7 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     game.match, game.extra = match, {"app": {"token": token}}
     session = OnlineSession(game, game.player)
     session.token = token
-    session._seen = match.observation() if match.public is not None else None
+    session.journal = journal
     if not row.over:
         session.error = "The connection closed; the game is saved. Resume it from Your games."
     return session
@@ -331,7 +341,7 @@ def routes(ctx: Any) -> list[Route]:
         game.extra = {"app": {"token": old.token}}
         session = OnlineSession(game, player, code.strip().lower() if code else "")
         session.token = old.token
-        session._seen = game.match.observation() if game.match.public is not None else None
+        session.journal = old.journal  # the same history, replayed: the log goes on from it
         loop = asyncio.get_running_loop()
         ready, playing = loop.create_future(), loop.create_future()
 

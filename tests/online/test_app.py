@@ -216,6 +216,19 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
             again = http.post(url[0], json={"game": room["game"], "token": room["token"], "relay": mailbox}).json()
             assert re.match(r"^\d+-[a-z]+-[a-z]+$", again.get("code", "")) and again["code"] != room["code"], again
             assert http.post(url[0], json={**room, "relay": mailbox}).json()["error"].endswith("(or its room is open)")
+            # both players opened a room: one closes theirs (the game stays saved) and types the other's code
+            mine = {"game": joined["game"], "token": joined["token"]}
+            other = http.post(url[1], json={**mine, "relay": mailbox}).json()
+            assert other.get("code") and other["code"] != again["code"], other
+            close = f"http://{addrs[1]}/api/online/close"
+            wrong = http.post(close, json={"game": joined["game"], "token": room["token"]})
+            assert wrong.status_code == 400 and "not your key" in wrong.json()["error"], wrong.text
+            assert http.post(close, json=mine).json()["closed"]
+            st = http.get(f"http://{addrs[1]}/api/online/{joined['game']}").json()
+            assert st["code"] == "" and "closed the room" in st["error"] and not st["playing"], st
+            twice = http.post(close, json=mine)
+            assert twice.status_code == 400 and "no room waiting" in twice.json()["error"], twice.text
+            assert _agreed(http, addrs, seats, trace)["head"] == agreed["head"]
             back = http.post(url[1], json={"game": joined["game"], "token": joined["token"], "relay": mailbox,
                                            "code": again["code"]}).json()
             assert back.get("token") == joined["token"] and again["token"] == room["token"], back

@@ -383,8 +383,16 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
     a.page.goto(urls[0] + "/")
     a.page.click(".game-list button[data-game]")
     a.page.click("#btn-resume-host")
-    a.page.wait_for_function("() => { const p = document.querySelector('#prompt');"
-                             " return p && /Room code \\d+-/.test(p.textContent); }")
+    room_shown = ("() => { const p = document.querySelector('#prompt');"
+                  " return p && /Room code \\d+-/.test(p.textContent); }")
+    a.page.wait_for_function(room_shown)
+    # "Close this room" gives a waiting room up (the game stays saved); then it is opened again
+    a.page.click("#btn-close-room")
+    a.page.wait_for_function("() => /closed the room/.test(document.querySelector('#prompt').textContent)")
+    a.page.goto(urls[0] + "/")
+    a.page.click(".game-list button[data-game]")
+    a.page.click("#btn-resume-host")
+    a.page.wait_for_function(room_shown)
     code = re.search(r"Room code (\S+):", a.page.locator("#prompt").inner_text()).group(1)
     assert CODE.match(code) and code != first
     b.page.goto(urls[1] + "/")

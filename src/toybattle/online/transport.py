@@ -127,6 +127,9 @@ async def _connected(w: Any, loop: asyncio.AbstractEventLoop, relay: str, code: 
         raise LinkError(f"cannot reach the mailbox at {relay}") from None
     except (LonelyError, WormholeError) as e:
         raise LinkError(f"the connection closed before the game began ({_why(e)})") from None
+    except asyncio.CancelledError:  # the player closed the room: give its nameplate back
+        await link.close()
+        raise
     theirs = (versions or {}).get("toybattle", {}).get("protocol")
     if theirs != PROTOCOL:
         await link.close()

@@ -6,6 +6,8 @@
 - ``POST /api/online/resume`` ``{"game", "token", "relay", "code"?}`` resumes a stored, unfinished game
   whose connection closed: without a code it reopens the room (answers with the new code, like host),
   with the code the other player was shown it rejoins (answers once both histories agree);
+- ``POST /api/online/close`` ``{"game", "token"}`` closes a room that still waits for the other player
+  (both players opened one to resume the same game): the game stays saved, to resume with a code;
 - ``GET /api/online/{game}`` tells how the room stands (code, started, over, error, messages, head, playing).
 
 Stored online games are loaded at start (``Games.loaders["online"]``) with the seat's key kept in the
@@ -363,6 +365,28 @@ def routes(ctx: Any) -> list[Route]:
         return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
                              "seat": SEATS[session.match.me]})
 
+    async def close(request: Request) -> JSONResponse:
+        """Close a room still waiting for the other player (say both opened one to resume the same
+        game): the game stays saved, ready to be resumed with the other player's code."""
+        try:
+            body = await _body(request)
+            s = ctx.games.get(body.get("game"))
+            if not isinstance(s, OnlineSession) or s.seat_of(body.get("token")) is None:
+                raise Refused("no such online game in this app (or not your key to it)")
+            if not s.resuming:
+                raise Refused(f"game {s.id} has no room waiting for the other player")
+        except Refused as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        s.task.cancel()
+        try:
+            await s.task
+        except asyncio.CancelledError:
+            pass
+        s.code = ""
+        s.error = "You closed the room; the game is saved. Resume it from Your games."
+        await s.changed()
+        return JSONResponse({"game": s.id, "closed": True})
+
     async def status(request: Request) -> JSONResponse:
         s = ctx.games.sessions.get(request.path_params["game"])
         if not isinstance(s, OnlineSession):
@@ -372,5 +396,5 @@ def routes(ctx: Any) -> list[Route]:
                              "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing})
 
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
-            Route("/api/online/resume", resume, methods=["POST"]),
+            Route("/api/online/resume", resume, methods=["POST"]), Route("/api/online/close", close, methods=["POST"]),
             Route("/api/online/{game}", status)]

@@ -579,7 +579,17 @@ class PlayScreen {
     if (L && this.kind !== "online") out.push(h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": "Hint",
       onclick: () => this.sock.hint() }, "Hint"));
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd() }, "Result"));
+    // both players may open a room to resume the same game: either can close theirs and type the other's code
+    if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));
     fill(box, ...out);
+  }
+
+  async closeRoom() {
+    try {
+      const r = await fetch("/api/online/close", { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ game: this.id, token: this.entry.tokens[this.seat] }) });
+      if (!r.ok) this.toast((await r.json()).error);
+    } catch { this.toast("Cannot reach the Toy Battle server: is it still running?"); }
   }
 
   renderRack() {

@@ -92,6 +92,24 @@ def test_continue_as_a_game_against_a_bot(client):
     assert bad.status_code == 400 and "unknown bot level" in bad.json()["error"]
 
 
+def test_a_rematch_of_a_lesson_game_starts_from_the_lesson_again(client):
+    x = lesson("hook-isolated")
+    r = client.post("/api/lessons/hook-isolated/continue",
+                    json={"actions": ["3@13"], "nonce": "z", "level": "random"}).json()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "game": r["game"], "token": r["token"]})
+        ws.send_json({"type": "concede"})
+        ws.send_json({"type": "rematch"})
+        while (m := ws.receive_json())["type"] != "rematch":
+            assert m["type"] != "error", m
+    new = client.app.state.games.get(m["game"])
+    old = client.app.state.games.get(r["game"])
+    assert m["seat"] == "blue" and list(m["tokens"]) == ["blue"]
+    assert new.record.start.stacks == x.start().stacks  # the lesson's position, not the learner's move
+    assert new.bot_seat == old.bot_seat and new.row.meta["bot"]["level"] == "random"
+    assert new.row.meta["lesson"] == x.id and not new.over
+
+
 def army(s, seat) -> list[int]:
     """Every tile of ``seat``'s army wherever the state holds it."""
     return sorted([t for st in s.stacks for t in st if t >> 4 == seat] + [t for t in s.discard if t >> 4 == seat]

@@ -61,6 +61,9 @@ class Games:
         self.sessions: dict[str, Session] = {}
         self.loaders: dict[str, Callable[[GameRow], Session]] = {
             kind: (lambda row: LocalSession(row, self.store, self.bot_delay)) for kind in KINDS}
+        # how a game whose stored meta holds this key is played again (the Learn section registers
+        # "lesson": a rematch starts from the lesson's position, not from a new deal)
+        self.rematchers: dict[str, Callable[[LocalSession], Session]] = {}
 
     def add(self, session: Session) -> None:
         self.sessions[session.id] = session
@@ -88,6 +91,13 @@ class Games:
         self.add(s)
         s.kick_bot()
         return s
+
+    def rematch(self, session: LocalSession, settings: dict) -> Session:
+        """A new game like ``session``: as a registered rematcher starts it again, else a new deal."""
+        for key, again in self.rematchers.items():
+            if key in session.row.meta:
+                return again(session)
+        return self.create(settings)
 
     def resume_all(self) -> int:
         """Load every unfinished game of the kinds we can serve (bots pick up their turn)."""
@@ -219,7 +229,7 @@ class Connection:
             new = self.games.get(session.row.meta["rematch"])
         else:
             try:
-                new = self.games.create(settings)
+                new = self.games.rematch(session, settings)
             except (Refused, StoreError) as e:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id

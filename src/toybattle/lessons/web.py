@@ -30,7 +30,7 @@ from starlette.routing import Route
 from toybattle.app.bots import default_level
 from toybattle.app.server import error_response as _error
 from toybattle.app.server import json_object
-from toybattle.app.session import LocalSession, new_token
+from toybattle.app.session import LocalSession, Refused, new_token
 from toybattle.app.view import seat_view
 from toybattle.rules import SEATS, Record, State, observation
 from toybattle.rules.troops import full_army
@@ -194,11 +194,24 @@ async def rules(request: Request) -> JSONResponse:
     return JSONResponse(rulebook.as_json(rulebook.load()))
 
 
+def play_again(ctx: Any, old: LocalSession) -> LocalSession:
+    """The rematch of a game played on from a lesson: the lesson's position again (its unknown
+    tiles dealt anew), the learner on the same side, against the same bot."""
+    try:
+        x = lesson(old.row.meta["lesson"])
+        return start_bot_game(ctx, x, x.start(), 1 - old.bot_seat, old.row.meta["bot"]["level"])
+    except KeyError:
+        raise Refused("the lesson this game came from is no longer here") from None
+    except ValueError as e:
+        raise Refused(f"the lesson's position cannot be dealt again: {e}") from None
+
+
 def routes(ctx: Any) -> list[Route]:
     """The Learn section's routes (``ctx`` is the app's AppContext). Loading every lesson here means a
     broken lesson file stops the server at start-up with its message, not in front of a learner."""
     all_lessons()
     rulebook.load()
+    ctx.games.rematchers["lesson"] = lambda old: play_again(ctx, old)
     return [
         Route("/learn", page),
         Route("/api/lessons", list_lessons),

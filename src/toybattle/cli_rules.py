@@ -8,8 +8,19 @@ import statistics
 import time
 
 from .cli import UserError
-from .rules import (SEATS, TERRAIN_IDS, IllegalAction, NotationError, State, TerrainError, action_text,
-                    describe_action, load_terrain, parse_position, parse_record)
+from .rules import (
+    SEATS,
+    TERRAIN_IDS,
+    IllegalAction,
+    NotationError,
+    State,
+    TerrainError,
+    action_text,
+    describe_action,
+    load_terrain,
+    parse_position,
+    parse_record,
+)
 from .rules.state import DECISION_NAMES
 
 

@@ -6,8 +6,7 @@ import random
 
 from starlette.testclient import TestClient
 
-
-OPEN: list["SeatSocket"] = []  # closed by the client fixture, so the test client can shut down
+OPEN: list[SeatSocket] = []  # closed by the client fixture, so the test client can shut down
 
 
 class SeatSocket:

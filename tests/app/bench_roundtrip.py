@@ -1,12 +1,23 @@
 """Benchmark (not a test): websocket round trip of an action, stored before its ok. Run: python tests/app/bench_roundtrip.py"""
-import json, os, random, statistics, sys, tempfile, time, warnings
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+
 warnings.filterwarnings("ignore")
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
+import urllib.request
+
+from websockets.sync.client import connect
+
 from conftest import LiveServer
 from toybattle.app.server import build_app
 from toybattle.store import Store
-from websockets.sync.client import connect
-import urllib.request
+
 d = tempfile.mkdtemp()
 srv = LiveServer(build_app(Store(os.path.join(d, "g.sqlite3")), bot_delay=0)).start()
 def post(body):

@@ -10,12 +10,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))  # for app_harness
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
+from app_harness import OPEN  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from toybattle.app.server import build_app  # noqa: E402
 from toybattle.store import Store  # noqa: E402
-
-from app_harness import OPEN  # noqa: E402
 
 
 @pytest.fixture

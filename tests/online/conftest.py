@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-
 HERE = Path(__file__).parent
 PEER = HERE / "peer.py"  # runs toybattle with test-only patches (cheats, a crash)
 

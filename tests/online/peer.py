@@ -10,11 +10,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from online_cheats import CHEATS  # noqa: E402
+from online_cheats import CHEATS
 
-from toybattle import cli  # noqa: E402
-from toybattle.online import persist  # noqa: E402
-from toybattle.online.protocol import Match, digest  # noqa: E402
+from toybattle import cli
+from toybattle.online import persist
+from toybattle.online.protocol import Match, digest
 
 
 def main(argv: list[str]) -> int:

@@ -65,7 +65,7 @@ async def _seat(addr, game, token):
 async def _next(ws, who: int, trace: Trace) -> dict:
     try:
         msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise AssertionError(f"{'AB'[who]} got nothing for 20 s\n{trace}") from None
     v = msg.get("view") or {}
     trace.add(who, f"{msg['type']} ply={v.get('ply')} turn={v.get('turn')} decision={v.get('decision')} "

@@ -15,8 +15,8 @@ from toybattle.rules import actions as A
 from toybattle.rules.state import EXTRA, XB_PICK
 
 sys.path.insert(0, str(Path(__file__).parent))
-from online_cheats import CHEATS  # noqa: E402
-from online_harness import play_local  # noqa: E402
+from online_cheats import CHEATS
+from online_harness import play_local
 
 
 def truth(m: Match, secrets: list[Secrets]) -> State:

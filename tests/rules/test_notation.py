@@ -12,8 +12,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toybattle import cli
-from toybattle.rules import (IllegalAction, NotationError, State, TERRAIN_IDS, action_text, parse_position,
-                             parse_record, position_text, setup_record)
+from toybattle.rules import (
+    TERRAIN_IDS,
+    IllegalAction,
+    NotationError,
+    State,
+    action_text,
+    parse_position,
+    parse_record,
+    position_text,
+    setup_record,
+)
 from toybattle.rules.troops import full_army
 
 
@@ -318,6 +327,7 @@ def test_position_at_a_chance_node_with_nothing_to_pick_is_refused():
     """A chance node needs a tile to pick (FACTS.md §5 #8: XB-42 against an empty rack does nothing,
     so the engine never stops there); a hand-written position that does is malformed."""
     import pytest as _pytest
+
     from toybattle.rules import NotationError, parse_position
     text = ("toybattle position 1\nterrain castle\ndecision xb42_pick\nblue rack -\nblue reserve ?x20\n"
             "blue aside ?x4\nred rack -\nred reserve ?x20\nred aside ?x4\n")

@@ -11,11 +11,23 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toybattle.rules import (BLUE, RED, IllegalAction, State, action_text, actions, determinize, observation,
-                             parse_position, parse_record, position_text, setup_record)
-from toybattle.rules.troops import RACK_LIMIT, full_army
-from toybattle.rules.terrain import TERRAIN_IDS
+from toybattle.rules import (
+    BLUE,
+    RED,
+    IllegalAction,
+    State,
+    action_text,
+    actions,
+    determinize,
+    observation,
+    parse_position,
+    parse_record,
+    position_text,
+    setup_record,
+)
 from toybattle.rules.state import EXTRA, TURN, XB_PICK, deal
+from toybattle.rules.terrain import TERRAIN_IDS
+from toybattle.rules.troops import RACK_LIMIT, full_army
 from toybattle.rules.view import hidden_from
 
 SEEDS = st.integers(0, 2**31)
@@ -322,7 +334,7 @@ def test_determinize_keeps_known_reserve_faces_and_deals_only_what_is_missing():
     import random as _random
     from collections import Counter as _Counter
 
-    from toybattle.rules import State, determinize, position_text, parse_position
+    from toybattle.rules import State, determinize, parse_position, position_text
     from toybattle.rules.troops import full_army
 
     s = State.new("castle", seed=11)

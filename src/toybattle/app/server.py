@@ -170,8 +170,8 @@ class Connection:
             if not isinstance(msg, dict):
                 raise Refused("every message is a JSON object with a \"type\"")
             msg_id = msg.get("id")
-            if not (msg_id is None or isinstance(msg_id, int) and not isinstance(msg_id, bool)
-                    and abs(msg_id) < 2 ** 53 or isinstance(msg_id, str) and len(msg_id) <= 64):
+            if not (msg_id is None or (isinstance(msg_id, int) and not isinstance(msg_id, bool)
+                    and abs(msg_id) < 2 ** 53) or (isinstance(msg_id, str) and len(msg_id) <= 64)):
                 msg_id = None
                 raise Refused("\"id\" must be a number or a short text")
             kind = msg.get("type")

@@ -16,8 +16,17 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 
-from toybattle.rules import (SEATS, TERRAIN_IDS, IllegalAction, NotationError, action_text, observation,
-                             parse_action, parse_record, setup_record)
+from toybattle.rules import (
+    SEATS,
+    TERRAIN_IDS,
+    IllegalAction,
+    NotationError,
+    action_text,
+    observation,
+    parse_action,
+    parse_record,
+    setup_record,
+)
 from toybattle.rules import actions as A
 from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW
 from toybattle.rules.troops import full_army
@@ -419,4 +428,4 @@ class LocalSession(Session):
             self._bot_task.cancel()
 
 
-__all__ = ["Session", "LocalSession", "Refused", "KINDS", "new_token"]
+__all__ = ["KINDS", "LocalSession", "Refused", "Session", "new_token"]

@@ -14,9 +14,25 @@ from collections import Counter
 from functools import cache
 from importlib import resources
 
-from toybattle.rules import SEATS, State, actions as A
-from toybattle.rules.state import (DECISION_NAMES, EXTRA, JUMBO_TARGET, LAY_PICK, LAY_USE, OVER, RAINBOW_DRAW,
-                                   RECALL, RECOVER, SHOVE, SKULLY_DRAW, STAR_DRAW, TURN, XB_PICK, XB_USE)
+from toybattle.rules import SEATS, State
+from toybattle.rules import actions as A
+from toybattle.rules.state import (
+    DECISION_NAMES,
+    EXTRA,
+    JUMBO_TARGET,
+    LAY_PICK,
+    LAY_USE,
+    OVER,
+    RAINBOW_DRAW,
+    RECALL,
+    RECOVER,
+    SHOVE,
+    SKULLY_DRAW,
+    STAR_DRAW,
+    TURN,
+    XB_PICK,
+    XB_USE,
+)
 from toybattle.rules.troops import code, name
 
 # How a game ended, in words (the winner's point of view).

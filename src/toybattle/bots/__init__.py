@@ -79,4 +79,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return bot
 
 
-__all__ = ["Bot", "Level", "LEVELS", "DEFAULT_LEVEL", "UnknownLevel", "level", "make_bot"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Bot", "Level", "UnknownLevel", "level", "make_bot"]

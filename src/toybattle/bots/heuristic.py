@@ -13,8 +13,20 @@ import random
 from functools import cache
 
 from ..rules import actions as A
-from ..rules.state import (EXTRA, JUMBO_TARGET, LAY_USE, RAINBOW_DRAW, RECALL, RECOVER, SHOVE, SKULLY_DRAW,
-                           STAR_DRAW, TURN, XB_USE, State)
+from ..rules.state import (
+    EXTRA,
+    JUMBO_TARGET,
+    LAY_USE,
+    RAINBOW_DRAW,
+    RECALL,
+    RECOVER,
+    SHOVE,
+    SKULLY_DRAW,
+    STAR_DRAW,
+    TURN,
+    XB_USE,
+    State,
+)
 from ..rules.terrain import Board
 from ..rules.troops import KWAK, ROXY, SEATS, STAR, name
 

@@ -69,7 +69,7 @@ class GreedyBot(Bot):
 
 
 class _Node:
-    __slots__ = ("children", "n", "w", "avail")
+    __slots__ = ("avail", "children", "n", "w")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -218,4 +218,4 @@ def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, dept
     return n / (time.perf_counter() - t0)
 
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "simulations_per_second"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "simulations_per_second"]

@@ -3,5 +3,15 @@ from .check import check_all, check_lesson
 from .lesson import Lesson, LessonError, all_lessons, lesson, topics
 from .play import Attempt, judge, play
 
-__all__ = ["check_all", "check_lesson", "Lesson", "LessonError", "all_lessons", "lesson", "topics", "Attempt",
-           "judge", "play"]
+__all__ = [
+           "Attempt",
+           "Lesson",
+           "LessonError",
+           "all_lessons",
+           "check_all",
+           "check_lesson",
+           "judge",
+           "lesson",
+           "play",
+           "topics",
+]

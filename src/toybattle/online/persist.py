@@ -55,4 +55,4 @@ def load(store: Store, game: str, finished: bool = False,
     return match, meta["relay"]
 
 
-__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "save", "load"]
+__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "save"]

@@ -77,7 +77,7 @@ class Link:
             self._next.add_done_callback(lambda f: f.cancelled() or f.exception())  # closing fails it: fine
         try:
             raw = await asyncio.wait_for(asyncio.shield(self._next), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise LinkError(f"the other player has been silent for {timeout:g} s") from None
         except WormholeError as e:
             raise LinkError(f"the connection closed ({_why(e)})") from None
@@ -115,7 +115,7 @@ async def _connected(w: Any, loop: asyncio.AbstractEventLoop, relay: str, code: 
     link = Link(w, loop, code)
     try:
         versions = await asyncio.wait_for(w.get_versions().asFuture(loop), wait)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         await link.close()
         raise LinkError(f"nobody joined room {code} within {wait:g} s" if host else
                         f"nobody is waiting in room {code} (a wrong or expired code?)") from None
@@ -142,7 +142,7 @@ async def _welcome(w: Any, loop: asyncio.AbstractEventLoop, relay: str) -> None:
     from wormhole.errors import ServerConnectionError, WelcomeError, WormholeError
     try:
         await asyncio.wait_for(w.get_welcome().asFuture(loop), 20)
-    except (ServerConnectionError, asyncio.TimeoutError):
+    except (TimeoutError, ServerConnectionError):
         await _close_quietly(w, loop)
         raise LinkError(f"cannot reach the mailbox at {relay}") from None
     except WelcomeError as e:

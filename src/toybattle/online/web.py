@@ -359,7 +359,7 @@ def routes(ctx: Any) -> list[Route]:
         game.on_play = on_play
         session.run(game.host(_reactor(), on_code) if code is None else game.join(_reactor(), code))
         await asyncio.wait([ready if code is None else playing, session.task], return_when=asyncio.FIRST_COMPLETED)
-        if code is None and not ready.done() or code is not None and not playing.done():
+        if (code is None and not ready.done()) or (code is not None and not playing.done()):
             return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
         ctx.games.add(session)
         return JSONResponse({"game": session.id, "token": session.token, "code": session.code,

@@ -21,8 +21,25 @@ from collections.abc import Sequence
 
 from . import actions as A
 from .terrain import Board, board
-from .troops import (BLUE, CAPN, HOOK, JUMBO, KWAK, OPENING_RACK, RACK_LIMIT, RED, SEATS, SET_ASIDE,
-                     SKULLY, STAR, TROOPS, UNKNOWN, XB42, full_army, name)
+from .troops import (
+    BLUE,
+    CAPN,
+    HOOK,
+    JUMBO,
+    KWAK,
+    OPENING_RACK,
+    RACK_LIMIT,
+    RED,
+    SEATS,
+    SET_ASIDE,
+    SKULLY,
+    STAR,
+    TROOPS,
+    UNKNOWN,
+    XB42,
+    full_army,
+    name,
+)
 
 # What the current decision is about.
 TURN, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET = range(6)
@@ -63,8 +80,25 @@ class IllegalAction(ValueError):
 class State:
     """One moment of a game of Toy Battle. Mutated by ``apply``; copy with ``copy``."""
 
-    __slots__ = ("b", "stacks", "rack", "laid", "reserve", "aside", "public", "discard", "claimed",
-                 "first", "turn", "decision", "dnode", "queue", "winner", "reason", "ply")
+    __slots__ = (
+        "aside",
+        "b",
+        "claimed",
+        "decision",
+        "discard",
+        "dnode",
+        "first",
+        "laid",
+        "ply",
+        "public",
+        "queue",
+        "rack",
+        "reason",
+        "reserve",
+        "stacks",
+        "turn",
+        "winner",
+    )
 
     b: Board
     stacks: list[tuple[int, ...]]  # per node index, bottom -> top

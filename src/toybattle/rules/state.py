@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 
 from . import actions as A
-from .terrain import Board, board
+from .terrain import Board, Terrain, board
 from .troops import (
     BLUE,
     CAPN,
@@ -54,7 +54,9 @@ DECISION_NAMES = {
     RECOVER: "cemetery_recover", LAY_USE: "battlefield_use", XB_PICK: "xb42_pick", LAY_PICK: "battlefield_pick",
     OVER: "over",
 }
-_POWER_DECISION = {"recall": RECALL, "draw": RAINBOW_DRAW, "shove": SHOVE, "recover": RECOVER, "lay_down": LAY_USE}
+_POWER_DECISION: dict[str | None, int] = {
+    "recall": RECALL, "draw": RAINBOW_DRAW, "shove": SHOVE, "recover": RECOVER, "lay_down": LAY_USE,
+}
 
 # How a game ended.
 HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
@@ -113,7 +115,7 @@ class State:
     turn: int  # the seat whose turn it is
     decision: int
     dnode: int  # the node the current decision is about (Jumbo, special base), or -1
-    queue: list[tuple[int, int]]  # special bases occupied this turn: (node, stack height then)
+    queue: list[tuple[int, int]]  # placements on special bases this turn, effect still due: (node, height then)
     winner: int
     reason: str
     ply: int
@@ -183,12 +185,12 @@ class State:
         return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "b") and \
             self.b is other.b
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 
     # ------------------------------------------------------------ derived facts
 
     @property
-    def terrain(self):
+    def terrain(self) -> Terrain:
         return self.b.terrain
 
     @property
@@ -298,7 +300,7 @@ class State:
         """Every action open to the deciding seat (or every chance outcome at a chance node)."""
         d = self.decision
         seat = self.turn
-        if d == TURN or d == EXTRA:
+        if d in (TURN, EXTRA):
             out = [A.DRAW] if d == TURN and self._can_draw(seat) else []
             out += self._placements(seat)
             if d == EXTRA:
@@ -327,7 +329,7 @@ class State:
         last = -1
         for t in rack:
             troop = t & 15
-            if troop == last or troop == UNKNOWN:
+            if troop in (last, UNKNOWN):
                 continue
             last = troop
             m = targets[troop]
@@ -491,7 +493,7 @@ class State:
         self._troop_effect(seat, troop, i)
 
     def _troop_effect(self, seat: int, troop: int, i: int) -> None:
-        if troop == SKULLY or troop == STAR:
+        if troop in (SKULLY, STAR):
             if self._can_draw(seat):
                 self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
                 return
@@ -504,19 +506,20 @@ class State:
             if self._jumbo_targets(i):
                 self.decision, self.dnode = JUMBO_TARGET, i
                 return
-        elif troop == XB42:
-            if self.hand_size(1 - seat):
-                self.decision = XB_USE
-                return
+        elif troop == XB42 and self.hand_size(1 - seat):
+            self.decision = XB_USE
+            return
         self._next_base_effect()
 
     def _next_base_effect(self) -> None:
-        """Troop effects are over: the special bases occupied this turn act, in the order occupied."""
+        """Troop effects are over: each placement on a special base this turn gives one effect, in the
+        order of the placements, so a base placed on twice acts twice (covering your own tile there too)."""
         seat = self.turn
         while self.queue:
             i, height = self.queue.pop(0)
-            if len(self.stacks[i]) != height or self.stacks[i][-1] >> 4 != seat:
-                continue  # the tile that landed there is covered or gone: it cannot act
+            st = self.stacks[i]
+            if len(st) < height or st[height - 1] >> 4 != seat:
+                continue  # a tower took that tile back before its base acted: the effect is cancelled
             d = _POWER_DECISION[self.b.power[i]]
             possible = (
                 (d == RECALL and self._recall_targets(i)) or
@@ -659,7 +662,7 @@ class State:
             return "your own H.Q."
         node = b.terrain.nodes[i]
         if not (b.allowed[troop] >> i) & 1:
-            ok = ", ".join(name(t) for t in TROOPS if t in node.allowed)
+            ok = ", ".join(name(t) for t in TROOPS if t in (node.allowed or ()))
             return f"only {ok} may go on {node.id}"
         top = self.top(i)
         if top >= 0 and top >> 4 != seat and node.kind == "base" and troop != KWAK and (top & 15) != KWAK \

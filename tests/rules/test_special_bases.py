@@ -8,7 +8,9 @@ tower). docs/rulings.md ("One special-base effect per placement") lists these te
 """
 from __future__ import annotations
 
-from toybattle.rules import BLUE, RED
+import pytest
+
+from toybattle.rules import BLUE, RED, IllegalAction, parse_record, position_text
 from toybattle.rules import state as S
 
 SEED_002 = ("A special base can trigger again when another Troop is placed on it, "
@@ -140,3 +142,19 @@ def test_first_game_mode_gives_no_effect_however_often_placed(kit):
     s = kit.build("castle", mode="first-game", blue="2 7", stacks={11: "b4", 13: "b4"})
     kit.play(s, "2@15", "7@15")
     assert s.turn == RED and s.decision == S.TURN and s.queue == []
+
+
+def test_an_old_record_goes_on_to_the_next_turn_so_the_second_effect_was_declined(kit):
+    """Seed 002, "Special bases": "A special base can trigger again when another Troop is placed on it,
+    including when you cover your own Troop there." A record made while a base acted once per turn has
+    no answer for the second recall: red's draw follows the first one. It still replays, and reads as if
+    blue had declined the second recall (docs/rulings.md); anything else the rules refuse stays refused."""
+    lines = kit.position_lines("castle", blue="2 7", stacks={11: "b4", 13: "b4"}).splitlines()[1:]
+    old = "\n".join(["toybattle record 1", "position", *lines, "end", "actions", "2@15 7@15 recall@11 draw"])
+    s = parse_record(old + "\n").replay()
+    expected = kit.play(kit.build("castle", blue="2 7", stacks={11: "b4", 13: "b4"}),
+                        "2@15", "7@15", "recall@11", "skip", "draw")
+    assert s.turn == BLUE and s.decision == S.TURN
+    assert position_text(s) == position_text(expected) and s.rack == expected.rack
+    with pytest.raises(IllegalAction, match=r"action 4 \(recall@15\) is illegal: the tower takes back one other"):
+        parse_record(old.replace("draw", "recall@15") + "\n").replay()

@@ -46,6 +46,7 @@ TURN, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET = range(6)
 RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE = range(6, 11)
 XB_PICK, LAY_PICK, OVER = range(11, 14)
 CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
+BASE_DECISIONS = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
 NODE_DECISIONS = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
 
 DECISION_NAMES = {
@@ -73,6 +74,13 @@ def deal(seed: int | None) -> tuple[int, list[list[int]]]:
         rng.shuffle(army)
         orders.append(army)
     return rng.randrange(2), orders
+
+
+def unanswered(s: State, action: int) -> bool:
+    """Replaying a record: True if ``action`` (a draw or a placement) belongs to the next turn while a
+    special-base effect is still due, i.e. the record declined that effect by going on. Records made
+    while a base acted only once per turn (before issue 15) read so: the replay skips the effect."""
+    return s.decision in BASE_DECISIONS and (action == A.DRAW or A.PLACE <= action < A.PLACE_END)
 
 
 class IllegalAction(ValueError):

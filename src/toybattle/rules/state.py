@@ -579,7 +579,7 @@ class State:
                     claimed[k] = who
                     took = True
         if took:
-            for seat in (self.turn, 1 - self.turn):  # the acting seat first (FACTS §5 #24)
+            for seat in (self.turn, 1 - self.turn):  # the acting seat first (rules.md ruling 24)
                 if self.medals(seat) >= b.objective[seat]:
                     self._finish(seat, MEDALS)
                     return True

@@ -1,8 +1,9 @@
-"""Every rule stated by the FAQ and the troop/terrain questions of the seed text
-(/work/shared/seeds/000_d7896fd55091e9d1.txt), checked on the engine.
+"""Every rule stated by the FAQ ("How to play Toy Battle: connections, covering and medals": its
+questions, troop and terrain answers, and its "Gameplay" page), checked on the engine. Each test's
+docstring says what the FAQ states (names in our words, the one sentence a test relies on quoted).
 
 Test names are stable ids: docs/rulings.md maps each FAQ question to its test and the lessons link
-their answers to these names. Where the seed and FACTS.md §5 disagree, FACTS.md §5 wins and the
+their answers to these names. Where the FAQ and the rulings of docs/rules.md §5 disagree, the ruling wins and the
 docstring says so.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ def tile(seat: int, troop: str) -> int:
 # ----------------------------------------------------------------- winning, setup, turns
 
 def test_faq_win_immediately(kit):
-    """seed FAQ: Winning and ending the game: capturing any enemy H.Q. or reaching the
+    """FAQ: Winning and ending the game: capturing any enemy H.Q. or reaching the
     medal target printed on your side wins at once; Castle Field needs 7 for either side."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b1", 18: "b2", 23: "b2", 25: "b3"})
     kit.play(s, "7@41")
@@ -37,7 +38,7 @@ def test_faq_win_immediately(kit):
 
 
 def test_faq_starting_troops():
-    """seed FAQ: Rules p. 2 · Setup: the first player takes 3 troops, the second 4; each shuffles 24
+    """FAQ: Rules p. 2 · Setup: the first player takes 3 troops, the second 4; each shuffles 24
     and removes 4 unseen; the starting player is random."""
     starters = set()
     for seed in range(12):
@@ -60,7 +61,7 @@ def test_faq_starting_troops():
     ("1 1", 1, 1),  # one tile left in the reserve: draw 1
 ])
 def test_faq_draw_with_one_slot_left(kit, rack, reserve, drawn):
-    """seed FAQ: Rules p. 3 · Turns and rack limit: draw 2, or only 1 with 7 on the rack or 1 left in
+    """FAQ: Rules p. 3 · Turns and rack limit: draw 2, or only 1 with 7 on the rack or 1 left in
     the reserve; the rack holds at most 8; drawing is the whole turn."""
     s = kit.build("castle", blue=rack, blue_reserve=reserve)
     top = s.reserve[BLUE][-drawn:]
@@ -71,7 +72,7 @@ def test_faq_draw_with_one_slot_left(kit, rack, reserve, drawn):
 
 
 def test_faq_cannot_draw_with_full_rack_or_empty_reserve(kit):
-    """seed FAQ: Rules p. 3 · Turns and rack limit: with 8 on your rack (or nothing in the reserve)
+    """FAQ: Rules p. 3 · Turns and rack limit: with 8 on your rack (or nothing in the reserve)
     you cannot choose to draw."""
     s = kit.build("castle", blue="1 1 1 2 2 2 3 3")
     assert "draw" not in kit.legal(s) and kit.refused(s, "draw") == "your rack is full (8 tiles)"
@@ -80,7 +81,7 @@ def test_faq_cannot_draw_with_full_rack_or_empty_reserve(kit):
 
 
 def test_faq_turn_is_one_action(kit):
-    """seed FAQ: Turn sequence: a turn is either a draw or one placement (then its
+    """FAQ: Turn sequence: a turn is either a draw or one placement (then its
     effects); drawing gives no placement, placing gives no draw."""
     s = kit.build("castle", blue="7 7")
     kit.play(s, "7@11")
@@ -91,7 +92,7 @@ def test_faq_turn_is_one_action(kit):
 
 
 def test_faq_covering_enemy_vs_friendly(kit):
-    """seed FAQ: Rules p. 4 · Placement; player aid p. 1 · Troops: covering your own troop ignores
+    """FAQ: Rules p. 4 · Placement; player aid p. 1 · Troops: covering your own troop ignores
     strength; an ordinary enemy needs strictly greater strength: Roxy covers Star, not Roxy."""
     s = kit.build("castle", blue="7 1", stacks={11: "b7", 13: "r6", 12: "b2", 14: "r7"})
     got = kit.legal(s)
@@ -101,7 +102,7 @@ def test_faq_covering_enemy_vs_friendly(kit):
 
 
 def test_faq_hq_is_not_a_base(kit):
-    """seed FAQ: Getting started: headquarters are not bases; Hook cannot ignore connections and jump
+    """FAQ: Getting started: headquarters are not bases; Hook cannot ignore connections and jump
     straight into headquarters."""
     t = load_terrain("castle")
     assert {n.id for n in t.bases}.isdisjoint({1, 41})
@@ -112,7 +113,7 @@ def test_faq_hq_is_not_a_base(kit):
 # ----------------------------------------------------------------- effects, regions, ending
 
 def test_faq_effect_order(kit):
-    """seed FAQ: Rules pp. 3, 5-6; player aid p. 1 · Cap'n: the newly placed troops' abilities (a
+    """FAQ: Rules pp. 3, 5-6; player aid p. 1 · Cap'n: the newly placed troops' abilities (a
     Cap'n extra included) resolve before special-base effects; optional effects may be declined;
     medals are claimed as soon as a region is controlled."""
     s = kit.build("castle", blue="2 6 7", stacks={11: "b4", 13: "b4", 17: "b5"})
@@ -131,7 +132,7 @@ def test_faq_effect_order(kit):
 
 @pytest.mark.parametrize("claimed, winner", [("2:blue 3:blue 6:red 7:red", RED), ("1:blue 6:red", BLUE)])
 def test_faq_stuck_compare_medals(kit, claimed, winner):
-    """seed FAQ: Rules p. 6 · End of the game: if the player to act can neither draw nor place,
+    """FAQ: Rules p. 6 · End of the game: if the player to act can neither draw nor place,
     compare medals (not bases): more medals wins, and with 2 medals each the stuck player loses."""
     # Blue holds more bases (three islands) but is walled in by red Roxys on 11 and 12, with a full
     # rack and no Kwak or Hook.
@@ -145,14 +146,14 @@ def test_faq_stuck_compare_medals(kit, claimed, winner):
                                              ("cemetery", 7), ("caribbean", 5), ("station", 7),
                                              ("battlefield", 8)])
 def test_faq_medal_target_per_terrain(terrain, target):
-    """seed FAQ: Rules pp. 2, 5-6 · Map targets and regions: read the medal target printed on your
+    """FAQ: Rules pp. 2, 5-6 · Map targets and regions: read the medal target printed on your
     side of the map (the same for both sides on every terrain)."""
     assert load_terrain(terrain).objective == (target, target)
     assert State.new(terrain, seed=1).b.objective == (target, target)
 
 
 def test_faq_three_medals_is_not_a_win_and_medals_stay(kit):
-    """seed FAQ: Rules pp. 2, 5-6 · Map targets and regions: claiming 3 medals on Castle Field is not
+    """FAQ: Rules pp. 2, 5-6 · Map targets and regions: claiming 3 medals on Castle Field is not
     a win (7 needed); claimed medals stay even after the region is lost. Also the lesson 'Which Roxy
     placement claims medals now?': the fifth southern base claims 3 medals."""
     s = kit.build("castle", blue="7", red="7", stacks={11: "b1", 12: "b2", 13: "b3", 18: "b4", 22: "r1",
@@ -164,7 +165,7 @@ def test_faq_three_medals_is_not_a_win_and_medals_stay(kit):
 
 
 def test_faq_hook_cannot_jump_to_hq(kit):
-    """seed FAQ: Player aid p. 1 · Hook: Hook ignores connection only onto a base; the enemy H.Q.
+    """FAQ: Player aid p. 1 · Hook: Hook ignores connection only onto a base; the enemy H.Q.
     still needs a connection (and terrain restrictions)."""
     s = kit.build("castle", blue="4", stacks={25: "b1"})
     assert "4@25" in kit.legal(s) and "4@41" not in kit.legal(s)
@@ -174,7 +175,7 @@ def test_faq_hook_cannot_jump_to_hq(kit):
 
 
 def test_faq_disconnected_troops_stay(kit):
-    """seed FAQ: Rules p. 4 · Stacks and HQ connection: a cut-off troop stays and still controls its
+    """FAQ: Rules p. 4 · Stacks and HQ connection: a cut-off troop stays and still controls its
     base; it does not start a connection for ordinary placements; Hook may still go past."""
     s = kit.build("castle", turn="red", red="3", blue="7 4",
                   stacks={11: "b1", 13: "b2", 17: "b3", 22: "r1", 24: "r1"})
@@ -186,10 +187,10 @@ def test_faq_disconnected_troops_stay(kit):
 
 
 def test_faq_kwak_cannot_place_anywhere(kit):
-    """seed FAQ: Rules p. 4; player aid p. 1 · Kwak: Kwak changes only the covering comparison; it
+    """FAQ: Rules p. 4; player aid p. 1 · Kwak: Kwak changes only the covering comparison; it
     still needs a connection, never goes on your own H.Q., and any enemy troop may cover it.
-    (The seed adds that terrain restrictions apply to Kwak; FACTS.md §5 #18 rules that Kwak passes
-    them, as the printed duck icon shows, and the engine follows FACTS.md.)"""
+    (The FAQ adds that terrain restrictions apply to Kwak; rules.md ruling 18 rules that Kwak passes
+    them, as the printed duck icon shows, and the engine follows that ruling.)"""
     s = kit.build("castle", blue="K", stacks={11: "b1", 24: "r7"})
     got = kit.legal(s)
     assert "K@24" not in got and "K@1" not in got and {"K@11", "K@12", "K@13"} <= got
@@ -201,7 +202,7 @@ def test_faq_kwak_cannot_place_anywhere(kit):
 
 
 def test_faq_inspect_stacks_no_retrigger(kit):
-    """seed FAQ: Rules pp. 3-4 · Placement, stacks and connections: anyone may inspect whole stacks
+    """FAQ: Rules pp. 3-4 · Placement, stacks and connections: anyone may inspect whole stacks
     (never reorder them); uncovering a troop does not trigger its ability again; a covered friendly
     troop does not carry a connection."""
     s = kit.build("castle", blue="3 7", red="1", stacks={11: "b1", 13: "b4", 17: "b2 r7", 18: "b1 r6"})
@@ -217,7 +218,7 @@ def test_faq_inspect_stacks_no_retrigger(kit):
 
 
 def test_faq_region_control_needs_no_hq_connection(kit):
-    """seed FAQ: Rules p. 5 · Controlling a region: visible troops on every surrounding base claim the
+    """FAQ: Rules p. 5 · Controlling a region: visible troops on every surrounding base claim the
     medals, connected to an H.Q. or not (here by an island Hook); a claimed region pays only once."""
     s = kit.build("castle", blue="4", stacks={19: "b1", 21: "b2"})
     assert s.connected(BLUE) == 0
@@ -226,7 +227,7 @@ def test_faq_region_control_needs_no_hq_connection(kit):
 
 
 def test_faq_battlefield_tile_counts_toward_8(kit):
-    """seed FAQ: Player aid p. 2 · Battlefield: a tile laid down still counts toward the rack limit
+    """FAQ: Player aid p. 2 · Battlefield: a tile laid down still counts toward the rack limit
     of 8 (not discarded); a rack of 8 including it cannot draw."""
     s = kit.build("battlefield", blue="1 1 1 2 2 2 3", blue_laid="7")
     assert s.hand_size(BLUE) == 8 and "draw" not in kit.legal(s)
@@ -235,7 +236,7 @@ def test_faq_battlefield_tile_counts_toward_8(kit):
 
 
 def test_faq_several_regions_at_once(kit):
-    """seed 002 Gameplay · Closed regions and medals: one move may complete several regions; a medal
+    """FAQ Gameplay page · Closed regions and medals: one move may complete several regions; a medal
     already claimed is not gained again."""
     s = kit.build("castle", blue="7", claimed="6:red",
                   stacks={11: "b1", 12: "b2", 13: "b3", 14: "b4", 15: "b5", 20: "b6", 22: "b5"})
@@ -250,7 +251,7 @@ def test_faq_several_regions_at_once(kit):
 # ----------------------------------------------------------------- troop abilities
 
 def test_faq_skully_draws_two(kit):
-    """seed FAQ troop abilities · Skully: after placement you may draw 2 (only 1 if 7 stay on the rack);
+    """FAQ troop abilities · Skully: after placement you may draw 2 (only 1 if 7 stay on the rack);
     no extra placement."""
     s = kit.build("castle", blue="1 7")
     r = len(s.reserve[BLUE])
@@ -262,7 +263,7 @@ def test_faq_skully_draws_two(kit):
 
 
 def test_faq_capn_extra_placement(kit):
-    """seed FAQ troop abilities · Cap'n: one extra legal placement (connection, strength, terrain all
+    """FAQ troop abilities · Cap'n: one extra legal placement (connection, strength, terrain all
     checked), whose troop effect applies; the extra troop may advance along the new connection."""
     s = kit.build("castle", blue="2 1 7", stacks={13: "r7"})
     kit.play(s, "2@11")
@@ -280,7 +281,7 @@ def test_faq_capn_extra_placement(kit):
 
 
 def test_faq_jumbo_removes_visible_roxy(kit):
-    """seed FAQ troop abilities · Jumbo: discard 1 visible enemy troop one path section away, whatever
+    """FAQ troop abilities · Jumbo: discard 1 visible enemy troop one path section away, whatever
     its strength (Roxy too); only the top troop goes, not the stack."""
     s = kit.build("castle", blue="3", stacks={11: "b1", 13: "b1", 22: "r1 r7"})
     kit.play(s, "3@18", "jumbo@22")
@@ -288,7 +289,7 @@ def test_faq_jumbo_removes_visible_roxy(kit):
 
 
 def test_faq_hook_bypass_connection(kit):
-    """seed FAQ troop abilities · Hook: ignores connection onto a base, but covering still compares
+    """FAQ troop abilities · Hook: ignores connection onto a base, but covering still compares
     strength, the enemy H.Q. still needs connection, terrain restrictions remain."""
     s = kit.build("castle", blue="4", stacks={20: "r6", 21: "r3"})
     got = kit.legal(s)
@@ -298,7 +299,7 @@ def test_faq_hook_bypass_connection(kit):
 
 
 def test_faq_xb42_random_discard(kit):
-    """seed FAQ troop abilities · XB-42: a random troop of the opponent's rack (not chosen, not from the
+    """FAQ troop abilities · XB-42: a random troop of the opponent's rack (not chosen, not from the
     map) goes face up to the discard: 3 rack troops become 2."""
     s = kit.build("castle", blue="5", red="7 2 1", stacks={11: "b1", 17: "r6"})
     board = list(s.stacks)
@@ -312,7 +313,7 @@ def test_faq_xb42_random_discard(kit):
 
 
 def test_faq_star_optional(kit):
-    """seed FAQ troop abilities · Star: you may draw 1 (or decline); no extra placement; needs a
+    """FAQ troop abilities · Star: you may draw 1 (or decline); no extra placement; needs a
     tile in the reserve and room on the rack."""
     s = kit.build("castle", blue="6")
     kit.play(s, "6@11")
@@ -328,7 +329,7 @@ def test_faq_star_optional(kit):
 
 
 def test_faq_roxy_no_effect(kit):
-    """seed FAQ troop abilities · Roxy: strength 7, no effect; covers Star, not another Roxy; Kwak may
+    """FAQ troop abilities · Roxy: strength 7, no effect; covers Star, not another Roxy; Kwak may
     cover her and effects (Jumbo) may remove her."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 12: "b2", 13: "r6", 14: "r7"})
     assert "7@13" in kit.legal(s) and "7@14" not in kit.legal(s)
@@ -342,7 +343,7 @@ def test_faq_roxy_no_effect(kit):
 
 
 def test_faq_kwak_covers_roxy(kit):
-    """seed FAQ troop abilities · Kwak: Kwak may cover any enemy (Roxy 7 too) and any enemy troop,
+    """FAQ troop abilities · Kwak: Kwak may cover any enemy (Roxy 7 too) and any enemy troop,
     even Skully 1, may cover Kwak; Kwak has no effect."""
     s = kit.build("castle", blue="K", stacks={11: "r7"})
     kit.play(s, "K@11")
@@ -357,7 +358,7 @@ def test_faq_kwak_covers_roxy(kit):
 # ----------------------------------------------------------------- terrains
 
 def test_faq_castle_recall(kit):
-    """seed FAQ terrain · Castle Field: a tower may return another visible friendly troop to your rack,
+    """FAQ terrain · Castle Field: a tower may return another visible friendly troop to your rack,
     never a covered one, never past 8; retrieving a link may disconnect the front."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b2", 17: "b3 r7", 18: "b4"})
     kit.play(s, "7@15")
@@ -368,9 +369,9 @@ def test_faq_castle_recall(kit):
 
 
 def test_faq_pool_restrictions(kit):
-    """seed FAQ terrain · Tropical Pool: marked bases and H.Q. accept only their printed strengths,
-    checked before placement; Hook is excluded where 4 is not printed. (The seed adds that Kwak does
-    not bypass them; FACTS.md §5 #18 lets Kwak pass, and the engine follows FACTS.md.)"""
+    """FAQ terrain · Tropical Pool: marked bases and H.Q. accept only their printed strengths,
+    checked before placement; Hook is excluded where 4 is not printed. (The FAQ adds that Kwak does
+    not bypass them; rules.md ruling 18 lets Kwak pass, and the engine follows that ruling.)"""
     s = kit.build("pool", blue="1 3 4 5 6 7", stacks={11: "b2", 12: "b1", 13: "b2", 14: "b1", 15: "b2"})
     got = kit.legal(s)
     allowed = {12: "12", 16: "345", 17: "67", 18: "345"}  # 12..18 all reachable from blue's line
@@ -383,7 +384,7 @@ def test_faq_pool_restrictions(kit):
 
 
 def test_faq_clouds_draw(kit):
-    """seed FAQ terrain · City of Clouds: a rainbow base draws 1 after the troop effects; not from an
+    """FAQ terrain · City of Clouds: a rainbow base draws 1 after the troop effects; not from an
     empty reserve; not to a ninth tile."""
     s = kit.build("clouds", blue="6 7", stacks={11: "b1"})
     kit.play(s, "6@13")
@@ -398,7 +399,7 @@ def test_faq_clouds_draw(kit):
 
 
 def test_faq_jungle_shove(kit):
-    """seed FAQ terrain · Volcanic Jungle: move a visible enemy next to the bridge onto a base next to
+    """FAQ terrain · Volcanic Jungle: move a visible enemy next to the bridge onto a base next to
     its starting base, ignoring placement rules; never onto an H.Q.; regions are re-checked."""
     s = kit.build("jungle", blue="7", stacks={11: "b1", 12: "b1", 14: "r1", 18: "r2", 21: "r3 r4"})
     kit.play(s, "7@15")
@@ -412,7 +413,7 @@ def test_faq_jungle_shove(kit):
 
 
 def test_faq_cemetery_no_setup_removals(kit):
-    """seed FAQ terrain · Cursed Cemetery: a pumpkin returns one of your own troops from the face-up
+    """FAQ terrain · Cursed Cemetery: a pumpkin returns one of your own troops from the face-up
     discard; the 4 tiles removed at setup are not in the discard; the rack limit stays 8."""
     s = kit.build("cemetery", blue="7", discard="b3 r6", stacks={11: "b1"})
     assert BLUE << 4 | 1 in s.aside[BLUE]  # a Skully was set aside unseen
@@ -425,7 +426,7 @@ def test_faq_cemetery_no_setup_removals(kit):
 
 
 def test_faq_caribbean_capture_either_hq(kit):
-    """seed FAQ terrain · Caribbean Sea: no special bases; blue has two H.Q. and red one; red wins by
+    """FAQ terrain · Caribbean Sea: no special bases; blue has two H.Q. and red one; red wins by
     capturing either blue H.Q.; target 5."""
     t = load_terrain("caribbean")
     assert not any(n.power or n.allowed for n in t.nodes) and t.objective == (5, 5)
@@ -438,7 +439,7 @@ def test_faq_caribbean_capture_either_hq(kit):
 
 
 def test_faq_station_nullify(kit):
-    """seed FAQ terrain · Station Metal-X: troop effects do not apply on the laser bases (a Star there
+    """FAQ terrain · Station Metal-X: troop effects do not apply on the laser bases (a Star there
     draws nothing); Hook cannot enter a disconnected laser base."""
     s = kit.build("station", blue="6", stacks={11: "b1", 15: "b1"})
     r = len(s.reserve[BLUE])
@@ -449,7 +450,7 @@ def test_faq_station_nullify(kit):
 
 
 def test_faq_battlefield_blocked_tile(kit):
-    """seed FAQ terrain · Battlefield: the pointed tile stays on the opponent's rack, face down, cannot
+    """FAQ terrain · Battlefield: the pointed tile stays on the opponent's rack, face down, cannot
     be placed during their next turn and stands up at its end; picked without looking."""
     s = kit.build("battlefield", turn="red", red="7", blue="6 1", stacks={23: "r1", 20: "r1"})
     kit.play(s, "7@21", "use")
@@ -463,15 +464,16 @@ def test_faq_battlefield_blocked_tile(kit):
 
 
 def test_faq_special_base_retriggers_on_own_cover(kit):
-    """seed 002 Gameplay · Special bases: a special base acts again whenever a troop is placed on it,
-    including covering your own troop there."""
+    """FAQ Gameplay page · Special bases: "A special base can trigger again when another Troop is placed
+    on it, including when you cover your own Troop there." Here in a later turn; the same turn (Cap'n and
+    its extra tile) is in tests/rules/test_special_bases.py."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b1", 15: "b2"})
     kit.play(s, "7@15")
     assert s.decision == S.RECALL
 
 
 def test_faq_lesson_map_first_game(kit):
-    """seed FAQ: Current map rules · Which map and mode does this lesson use?: Castle Field in first-game
+    """FAQ: Current map rules · Which map and mode does this lesson use?: Castle Field in first-game
     mode: special-base effects are off, troop abilities and covering still apply."""
     s = kit.build("castle", mode="first-game", blue="1 2", stacks={11: "b1", 13: "b1"})
     kit.play(s, "1@15")
@@ -481,7 +483,7 @@ def test_faq_lesson_map_first_game(kit):
 
 
 def test_faq_worked_example_roxy_covers_star(kit):
-    """seed FAQ worked example · Cover Star with Roxy for a full deployment turn: H.Q. -> friendly A ->
+    """FAQ worked example · Cover Star with Roxy for a full deployment turn: H.Q. -> friendly A ->
     enemy Star on B: Roxy may cover it; Roxy tops B with Star below; no ability, no draw."""
     s = kit.build("castle", blue="7", stacks={11: "b4", 13: "r6"})
     r = len(s.reserve[BLUE])
@@ -491,7 +493,7 @@ def test_faq_worked_example_roxy_covers_star(kit):
 
 
 def test_faq_every_terrain_loads_in_both_modes():
-    """seed FAQ: Current map rules (all eight maps): every terrain can start a game in either mode."""
+    """FAQ: Current map rules (all eight maps): every terrain can start a game in either mode."""
     for tid in TERRAIN_IDS:
         for first_game in (False, True):
             s = State.new(tid, first_game, seed=3)

@@ -1,4 +1,4 @@
-"""One test per ruling of FACTS.md §5 (the table of 28 rows and its "Other clarifications").
+"""One test per ruling of rules.md §5 (the table of 28 rows and its "Other clarifications").
 
 Each test builds a small position in the position format, plays the actions the ruling is about
 and checks the legal actions, the refusal or the outcome. Sources are cited in each docstring;
@@ -30,7 +30,7 @@ def node(s: State, nid: int) -> int:
 
 @pytest.mark.parametrize("claimed, winner", [("", RED), ("2:blue", BLUE), ("2:blue 3:red", RED)])
 def test_01_stuck_tie_lost_by_the_stuck_player(kit, claimed, winner):
-    """FACTS.md §5 #1: when the player to act can neither draw nor place, more medals wins and a tie
+    """rules.md ruling 1: when the player to act can neither draw nor place, more medals wins and a tie
     is lost by the stuck player; rulebook p. 6 [S2], BGA [S1]."""
     s = kit.build("castle", turn="red", red="1", blue="1 1 1 2 2 2 3 3",
                   stacks={11: "r7", 12: "r7"}, claimed=claimed)
@@ -39,7 +39,7 @@ def test_01_stuck_tie_lost_by_the_stuck_player(kit, claimed, winner):
 
 
 def test_01_not_stuck_while_a_draw_is_possible(kit):
-    """FACTS.md §5 #1 (converse): a player who can still draw is not stuck; rulebook p. 6 [S2]."""
+    """rules.md ruling 1 (converse): a player who can still draw is not stuck; rulebook p. 6 [S2]."""
     s = kit.build("castle", turn="red", red="1", blue="1 1 1 2 2 2 3", stacks={11: "r7", 12: "r7"})
     kit.play(s, "draw")
     assert not s.over and s.turn == BLUE and kit.legal(s) == {"draw"}
@@ -58,15 +58,15 @@ def battlefield_lay(kit, blue_rack: str, pick: str) -> State:
 
 
 def test_02_stuck_check_counts_only_standing_tiles(kit):
-    """FACTS.md §5 #2: the stuck check looks only at standing (not laid-down) rack tiles with a legal
-    slot; BGA [S1]; FACTS.md §3.8. Blue's only tile able to cover a Roxy is a Kwak; once the tank
+    """rules.md ruling 2: the stuck check looks only at standing (not laid-down) rack tiles with a legal
+    slot; BGA [S1]; rules.md §3.8. Blue's only tile able to cover a Roxy is a Kwak; once the tank
     lays it down, blue (8 tiles, no legal placement) is stuck and loses the 0-0 tie."""
     s = battlefield_lay(kit, "1 1 1 2 2 2 3 K", "pick:K")
     assert s.over and s.reason == S.STUCK and s.winner == RED
 
 
 def test_02_standing_kwak_is_a_legal_placement(kit):
-    """FACTS.md §5 #2 (control): with the Kwak still standing blue is not stuck; BGA [S1]."""
+    """rules.md ruling 2 (control): with the Kwak still standing blue is not stuck; BGA [S1]."""
     s = battlefield_lay(kit, "1 1 1 2 2 2 3 K", "pick:1")
     assert not s.over and s.turn == BLUE and kit.legal(s) == {"K@11", "K@12"}
 
@@ -74,7 +74,7 @@ def test_02_standing_kwak_is_a_legal_placement(kit):
 # ----------------------------------------------------------------- #3 regions claimed after every change
 
 def test_03_region_claimed_on_placement(kit):
-    """FACTS.md §5 #3: a region is claimed the moment its last base is occupied (placement);
+    """rules.md ruling 3: a region is claimed the moment its last base is occupied (placement);
     rulebook "as soon as" [S2]; BGA [S1]."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b1", 15: "b1"})
     kit.play(s, "7@17")
@@ -82,7 +82,7 @@ def test_03_region_claimed_on_placement(kit):
 
 
 def test_03_region_claimed_after_jumbo_removal(kit):
-    """FACTS.md §5 #3: Jumbo's discard uncovers a blue tile and completes a region for blue at once;
+    """rules.md ruling 3: Jumbo's discard uncovers a blue tile and completes a region for blue at once;
     BGA re-checks the regions of that base [S1]."""
     s = kit.build("castle", blue="3", stacks={11: "b1", 13: "b1", 15: "b1", 17: "b2 r7"})
     kit.play(s, "3@13")
@@ -92,8 +92,8 @@ def test_03_region_claimed_after_jumbo_removal(kit):
 
 
 def test_03_region_claimed_for_the_inactive_player_after_castle_recall(kit):
-    """FACTS.md §5 #3: a Castle recall that uncovers an enemy tile completes the region for the
-    inactive player (red), during blue's turn; BGA [S1]; FACTS.md §3.1."""
+    """rules.md ruling 3: a Castle recall that uncovers an enemy tile completes the region for the
+    inactive player (red), during blue's turn; BGA [S1]; rules.md §3.1."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b1", 17: "r1", 20: "r1", 22: "r1 b2"})
     kit.play(s, "7@15")
     assert s.decision == S.RECALL and kit.legal(s) == {"recall@11", "recall@13", "recall@22", "skip"}
@@ -106,7 +106,7 @@ JUNGLE = dict(blue="7", stacks={11: "b1", 12: "b1", 14: "b1 r5", 16: "r1", 19: "
 
 
 def test_03_region_claimed_at_both_ends_of_a_jungle_shove(kit):
-    """FACTS.md §5 #3: a Volcanic Jungle shove re-checks the regions at both ends: blue takes
+    """rules.md ruling 3: a Volcanic Jungle shove re-checks the regions at both ends: blue takes
     R2 [11 12 14 15] where the red tile left, red takes R4 [16 17 19 20] where it landed; BGA [S1]."""
     s = kit.build("jungle", **JUNGLE)
     kit.play(s, "7@15", "shove@14>17")
@@ -117,7 +117,7 @@ def test_03_region_claimed_at_both_ends_of_a_jungle_shove(kit):
 # ----------------------------------------------------------------- #4, #5 medals
 
 def test_04_region_pays_once_and_medals_are_kept(kit):
-    """FACTS.md §5 #4: a claimed region never pays again, and its medals stay with the player who
+    """rules.md ruling 4: a claimed region never pays again, and its medals stay with the player who
     took them even after the region is lost; rulebook [S2]; BGA sets the region's medals to 0 [S1]."""
     s = kit.build("castle", turn="red", red="7", claimed="2:blue",
                   stacks={13: "b1", 15: "r2", 17: "r1", 22: "r1", 24: "r1"})
@@ -131,7 +131,7 @@ def test_04_region_pays_once_and_medals_are_kept(kit):
     (1, "7@14", {11: "b1", 12: "b2", 13: "b3", 18: "b4"}),  # ring closed by blue H.Q. 1
 ])
 def test_05_hq_on_a_region_border_does_not_count(kit, rid, place, stacks):
-    """FACTS.md §5 #5: only bases count for a region; an H.Q. on its border (own or enemy) need not be
+    """rules.md ruling 5: only bases count for a region; an H.Q. on its border (own or enemy) need not be
     held; rulebook [S2]; BGA [S1] (Yujun's reading deviates)."""
     s = kit.build("castle", blue="7", stacks=stacks)
     kit.play(s, place)
@@ -141,7 +141,7 @@ def test_05_hq_on_a_region_border_does_not_count(kit, rid, place, stacks):
 # ----------------------------------------------------------------- #6, #7 Cap'n
 
 def test_06_capn_chain_extra_may_be_capn(kit):
-    """FACTS.md §2.1 Cap'n chain / §5 #6: the extra tile may itself be a Cap'n, giving another extra
+    """rules.md §2.1 Cap'n chain / §5 #6: the extra tile may itself be a Cap'n, giving another extra
     placement; BGA [S1]; crossplay [S4]."""
     s = kit.build("castle", blue="2 2 7", stacks={11: "b1"})
     kit.play(s, "2@13")
@@ -154,7 +154,7 @@ def test_06_capn_chain_extra_may_be_capn(kit):
 
 
 def test_06_capn_with_nothing_placeable_simply_ends(kit):
-    """FACTS.md §2.1 Cap'n: with an empty rack, or nothing placeable, the effect simply ends; BGA [S1]."""
+    """rules.md §2.1 Cap'n: with an empty rack, or nothing placeable, the effect simply ends; BGA [S1]."""
     s = kit.build("castle", blue="2", stacks={11: "b1"})
     kit.play(s, "2@13")
     assert s.turn == RED and s.decision == S.TURN
@@ -164,7 +164,7 @@ def test_06_capn_with_nothing_placeable_simply_ends(kit):
 
 
 def test_06_capn_chain_win_mid_chain_ends_at_once(kit):
-    """FACTS.md §5 #6: wins are immediate; a Cap'n whose placement reaches the objective ends the game
+    """rules.md ruling 6: wins are immediate; a Cap'n whose placement reaches the objective ends the game
     before its extra placement; BGA [S1]; crossplay [S4]."""
     s = kit.build("castle", blue="2 7", claimed="8:blue 5:blue 7:blue", stacks={11: "b1", 13: "b1", 15: "b1"})
     assert s.medals(BLUE) == 6
@@ -174,7 +174,7 @@ def test_06_capn_chain_win_mid_chain_ends_at_once(kit):
 
 
 def test_06_capn_extra_onto_enemy_hq_wins(kit):
-    """FACTS.md §2.1: placing the Cap'n's extra tile on the enemy H.Q. wins; BGA [S1]."""
+    """rules.md §2.1: placing the Cap'n's extra tile on the enemy H.Q. wins; BGA [S1]."""
     s = kit.build("castle", blue="2 1", stacks={11: "b4", 13: "b4", 17: "b5", 22: "b5", 24: "b6"})
     kit.play(s, "2@20")
     assert "1@41" in kit.legal(s)
@@ -184,7 +184,7 @@ def test_06_capn_extra_onto_enemy_hq_wins(kit):
 
 @pytest.mark.parametrize("capn, skully", [(15, 16), (16, 15)])
 def test_07_troop_effects_first_then_bases_in_order_occupied(kit, capn, skully):
-    """FACTS.md §5 #7: troop effects in chain order, then special-base effects in the order the bases
+    """rules.md ruling 7: troop effects in chain order, then special-base effects in the order the bases
     were occupied; rulebook [S2]; BGA [S1]; crossplay [S4]."""
     s = kit.build("castle", blue="2 1 7", stacks={11: "b4", 12: "b4", 13: "b5", 14: "b5"})
     kit.play(s, f"2@{capn}", f"1@{skully}")
@@ -200,7 +200,7 @@ def test_07_troop_effects_first_then_bases_in_order_occupied(kit, capn, skully):
 # ----------------------------------------------------------------- #8-#10 XB-42
 
 def test_08_xb42_against_an_empty_rack_does_nothing(kit):
-    """FACTS.md §5 #8: XB-42 against an empty rack has no effect and the turn goes on; BGA [S1]."""
+    """rules.md ruling 8: XB-42 against an empty rack has no effect and the turn goes on; BGA [S1]."""
     s = kit.build("castle", blue="5", red="", stacks={11: "b1"})
     discard = list(s.discard)
     kit.play(s, "5@13")
@@ -208,7 +208,7 @@ def test_08_xb42_against_an_empty_rack_does_nothing(kit):
 
 
 def test_08_xb42_offered_when_only_laid_tiles_remain(kit):
-    """FACTS.md §5 #8/#10: a rack holding only a laid-down tile is not empty for XB-42; BGA [S1]."""
+    """rules.md ruling 8/#10: a rack holding only a laid-down tile is not empty for XB-42; BGA [S1]."""
     s = kit.build("castle", blue="5", red="", red_laid="7", stacks={11: "b1"})
     kit.play(s, "5@13")
     assert s.decision == S.XB_USE
@@ -218,7 +218,7 @@ def test_08_xb42_offered_when_only_laid_tiles_remain(kit):
 
 
 def test_09_xb42_is_plain_uniform_random(kit):
-    """FACTS.md §5 #9: XB-42 takes a tile uniformly at random (a chance node, nobody chooses); BGA
+    """rules.md ruling 9: XB-42 takes a tile uniformly at random (a chance node, nobody chooses); BGA
     server draw [S1]; recommendation: plain uniform random."""
     s = kit.build("castle", blue="5", red="7 7 1", stacks={11: "b1"})
     kit.play(s, "5@13", "use")
@@ -228,7 +228,7 @@ def test_09_xb42_is_plain_uniform_random(kit):
 
 
 def test_10_xb42_can_hit_a_laid_down_tile(kit):
-    """FACTS.md §5 #10: XB-42 picks among all rack tiles, laid-down ones included; BGA [S1]."""
+    """rules.md ruling 10: XB-42 picks among all rack tiles, laid-down ones included; BGA [S1]."""
     s = kit.build("castle", blue="5", red="1", red_laid="7", stacks={11: "b1"})
     kit.play(s, "5@13", "use")
     probs = {action_text(a, s.b): p for a, p in s.chance_outcomes()}
@@ -241,7 +241,7 @@ def test_10_xb42_can_hit_a_laid_down_tile(kit):
 # ----------------------------------------------------------------- #11-#15 Jumbo, H.Q., covering, Hook
 
 def test_11_jumbo_on_enemy_hq_just_wins(kit):
-    """FACTS.md §5 #11: Jumbo placed on the enemy H.Q. wins at once; no effect is resolved; BGA [S1]."""
+    """rules.md ruling 11: Jumbo placed on the enemy H.Q. wins at once; no effect is resolved; BGA [S1]."""
     s = kit.build("castle", blue="3", stacks={11: "b4", 13: "b4", 17: "b5", 22: "b5", 24: "b6", 25: "r1"})
     discard = list(s.discard)
     kit.play(s, "3@41")
@@ -250,7 +250,7 @@ def test_11_jumbo_on_enemy_hq_just_wins(kit):
 
 
 def test_12_jumbo_range_is_one_path_section(kit):
-    """FACTS.md §5 #12: Jumbo reaches only visible enemy tiles one path section away, whatever their
+    """rules.md ruling 12: Jumbo reaches only visible enemy tiles one path section away, whatever their
     strength; a covered enemy tile is not a target; rulebook/player aid [S2][S3]; BGA [S1]."""
     s = kit.build("castle", blue="3", stacks={11: "b1", 13: "b1", 22: "r7", 23: "r1", 24: "r2", 17: "r2",
                                              14: "r1 b1"})
@@ -260,7 +260,7 @@ def test_12_jumbo_range_is_one_path_section(kit):
 
 
 def test_13_never_on_own_hq(kit):
-    """FACTS.md §5 #13: a player never places on their own H.Q.; rulebook [S2]."""
+    """rules.md ruling 13: a player never places on their own H.Q.; rulebook [S2]."""
     s = kit.build("castle", blue="K 7 4")
     assert not any(m.endswith("@1") for m in kit.legal(s))
     assert kit.refused(s, "K@1") == "your own H.Q."
@@ -270,7 +270,7 @@ def test_13_never_on_own_hq(kit):
 
 
 def test_14_cover_own_tiles_of_any_strength(kit):
-    """FACTS.md §5 #14: any own tile may be covered by any of your tiles, and the base still carries
+    """rules.md ruling 14: any own tile may be covered by any of your tiles, and the base still carries
     your connection; rulebook [S2]; BGA [S1]."""
     s = kit.build("castle", blue="1 1", stacks={11: "b7", 13: "b6"})
     assert {"1@11", "1@13"} <= kit.legal(s)
@@ -280,7 +280,7 @@ def test_14_cover_own_tiles_of_any_strength(kit):
 
 
 def test_15_hook_onto_enemy_hq_needs_connection(kit):
-    """FACTS.md §5 #15: Hook's waiver is for bases; taking the enemy H.Q. still needs a path from your
+    """rules.md ruling 15: Hook's waiver is for bases; taking the enemy H.Q. still needs a path from your
     H.Q.; player aid [S3]; BGA [S1]."""
     s = kit.build("castle", blue="4", stacks={25: "b1"})  # an island next to the red H.Q.
     assert "4@41" not in kit.legal(s)
@@ -293,7 +293,7 @@ def test_15_hook_onto_enemy_hq_needs_connection(kit):
 # ----------------------------------------------------------------- #16-#19 restrictions and nullify
 
 def test_16_hook_waiver_refused_onto_station_nullify_bases(kit):
-    """FACTS.md §5 #16: Hook's waiver does not reach Station Metal-X laser bases (16 17 18), but a
+    """rules.md ruling 16: Hook's waiver does not reach Station Metal-X laser bases (16 17 18), but a
     connected Hook may go there; BGA [S1]; crossplay owner ruling [S4]."""
     s = kit.build("station", blue="4")
     got = kit.legal(s)
@@ -307,7 +307,7 @@ def test_16_hook_waiver_refused_onto_station_nullify_bases(kit):
 
 
 def test_17_hook_waiver_refused_on_pool_bases_excluding_4(kit):
-    """FACTS.md §5 #17: on Tropical Pool the restriction wins over Hook's waiver: not onto 12/22
+    """rules.md ruling 17: on Tropical Pool the restriction wins over Hook's waiver: not onto 12/22
     (1-2) nor 17 (6-7), but onto 16/18 (3-5); BGA [S1]."""
     s = kit.build("pool", blue="4")
     got = kit.legal(s)
@@ -317,7 +317,7 @@ def test_17_hook_waiver_refused_on_pool_bases_excluding_4(kit):
 
 
 def test_18_kwak_allowed_on_restricted_slots(kit):
-    """FACTS.md §5 #18: Kwak passes every restriction (printed duck icon); crossplay and La Croisette
+    """rules.md ruling 18: Kwak passes every restriction (printed duck icon); crossplay and La Croisette
     rulebook agree [S4]; Yujun deviates. Includes the restricted red H.Q. 41 (6-7)."""
     s = kit.build("pool", blue="K 1 7", stacks={11: "b1", 13: "b1"})
     got = kit.legal(s)
@@ -333,7 +333,7 @@ def test_18_kwak_allowed_on_restricted_slots(kit):
 
 @pytest.mark.parametrize("troop", ["1", "2", "3", "5", "6"])
 def test_19_no_troop_effect_on_station_nullify(kit, troop):
-    """FACTS.md §5 #19 and §2.1: on a Station laser base the troop effect is not applied: Cap'n gives
+    """rules.md ruling 19 and §2.1: on a Station laser base the troop effect is not applied: Cap'n gives
     no extra placement, Skully/Star draw nothing, Jumbo/XB-42 do nothing; player aid [S3]; BGA [S1]."""
     s = kit.build("station", blue=f"{troop} 7", red="1 1", stacks={11: "b1", 15: "b1", 19: "r1"})
     before = len(s.reserve[BLUE])
@@ -345,7 +345,7 @@ def test_19_no_troop_effect_on_station_nullify(kit, troop):
 # ----------------------------------------------------------------- #20-#23 special bases
 
 def test_20_castle_recall_targets(kit):
-    """FACTS.md §5 #20: the tower takes back any own visible tile except the one on the triggering
+    """rules.md ruling 20: the tower takes back any own visible tile except the one on the triggering
     tower (never a covered one); it goes to the rack in view; BGA [S1]; Yujun [S6]."""
     s = kit.build("castle", blue="7", stacks={11: "b1", 13: "b7", 17: "b1 b5", 22: "b3 r7"})
     kit.play(s, "7@15")
@@ -357,14 +357,14 @@ def test_20_castle_recall_targets(kit):
 
 
 def test_20_castle_recall_needs_a_free_rack_slot(kit):
-    """FACTS.md §5 #20/#27: no recall with 8 on the rack (here Skully's draw filled it); BGA [S1]."""
+    """rules.md ruling 20/#27: no recall with 8 on the rack (here Skully's draw filled it); BGA [S1]."""
     s = kit.build("castle", blue="1 1 1 2 2 2 3 3", stacks={11: "b4", 13: "b4"})
     kit.play(s, "1@15", "use")
     assert s.hand_size(BLUE) == 8 and s.turn == RED and s.decision == S.TURN
 
 
 def test_20_recalling_a_tile_placed_this_turn_cancels_its_base_effect(kit):
-    """FACTS.md §5 #20 / §3.1: recalling a tile placed this turn on another tower cancels that tower's
+    """rules.md ruling 20 / §3.1: recalling a tile placed this turn on another tower cancels that tower's
     pending effect; BGA [S1]."""
     s = kit.build("castle", blue="2 1 7", stacks={11: "b4", 13: "b4", 17: "b5"})
     kit.play(s, "2@15", "1@20", "skip")
@@ -377,8 +377,8 @@ def test_20_recalling_a_tile_placed_this_turn_cancels_its_base_effect(kit):
 
 
 def test_21_jungle_shove_destinations(kit):
-    """FACTS.md §5 #21: the shove moves a visible enemy tile next to the bridge onto any base next to
-    where it stands, the bridge itself included, ignoring placement rules; BGA [S1]; FACTS.md §3.4."""
+    """rules.md ruling 21: the shove moves a visible enemy tile next to the bridge onto any base next to
+    where it stands, the bridge itself included, ignoring placement rules; BGA [S1]; rules.md §3.4."""
     s = kit.build("jungle", blue="7", stacks={11: "b7", 12: "b1", 14: "r1", 18: "r7"})
     kit.play(s, "7@15")
     assert s.decision == S.SHOVE and s.dnode == node(s, 15)
@@ -389,7 +389,7 @@ def test_21_jungle_shove_destinations(kit):
 
 
 def test_22_shoved_tile_triggers_no_base_effect(kit):
-    """FACTS.md §5 #22: a tile arriving by shove (even onto the bridge itself) triggers no base
+    """rules.md ruling 22: a tile arriving by shove (even onto the bridge itself) triggers no base
     effect; only placement does; rulebook [S2]; BGA [S1]."""
     s = kit.build("jungle", blue="7", red="1", stacks={11: "b7", 12: "b1", 14: "r1", 18: "r7"})
     kit.play(s, "7@15", "shove@18>15")
@@ -398,7 +398,7 @@ def test_22_shoved_tile_triggers_no_base_effect(kit):
 
 
 def test_23_battlefield_lays_a_random_standing_tile_until_the_end_of_the_victims_turn(kit):
-    """FACTS.md §5 #23 and §3.8: the tank lays down a tile picked at random among the standing ones; it
+    """rules.md ruling 23 and §3.8: the tank lays down a tile picked at random among the standing ones; it
     cannot be placed during the victim's next turn, still counts toward the 8, and stands up again at
     the end of that turn; player aid [S3]; BGA [S1]."""
     s = kit.build("battlefield", turn="red", red="6", blue="1 1 1 2 2 2 7", stacks={23: "r1", 20: "r1"})
@@ -414,7 +414,7 @@ def test_23_battlefield_lays_a_random_standing_tile_until_the_end_of_the_victims
 
 
 def test_23_battlefield_never_picks_an_already_laid_tile(kit):
-    """FACTS.md §5 #23: the pick is among the not-yet-laid tiles (two tanks in one turn lay two); BGA [S1]."""
+    """rules.md ruling 23: the pick is among the not-yet-laid tiles (two tanks in one turn lay two); BGA [S1]."""
     s = kit.build("battlefield", turn="red", decision="battlefield_pick 21", red="1", blue="1", blue_laid="7",
                   stacks={23: "r1", 20: "r1", 21: "r6"})
     assert {action_text(a, s.b): p for a, p in s.chance_outcomes()} == {"pick:1": 1.0}
@@ -423,8 +423,8 @@ def test_23_battlefield_never_picks_an_already_laid_tile(kit):
 # ----------------------------------------------------------------- #24-#28
 
 def test_24_both_reach_the_objective_the_acting_player_wins(kit):
-    """FACTS.md §5 #24: one shove completes a region for each side and both reach 7; the acting
-    player wins (FACTS recommendation; Yujun [S6])."""
+    """rules.md ruling 24: one shove completes a region for each side and both reach 7; the acting
+    player wins (rules.md ruling 24; Yujun [S6])."""
     s = kit.build("jungle", claimed="5:blue 6:blue 1:red 3:red", **JUNGLE)
     assert s.medals(BLUE) == 5 and s.medals(RED) == 5
     kit.play(s, "7@15", "shove@14>17")
@@ -433,7 +433,7 @@ def test_24_both_reach_the_objective_the_acting_player_wins(kit):
 
 
 def test_24_inactive_player_reaching_the_objective_wins(kit):
-    """FACTS.md §5 #3/#24: when only the inactive player reaches the objective, that player wins at
+    """rules.md ruling 3/#24: when only the inactive player reaches the objective, that player wins at
     once, during the other's turn; BGA [S1]."""
     s = kit.build("jungle", claimed="5:blue 1:red 3:red", **JUNGLE)
     kit.play(s, "7@15", "shove@14>17")
@@ -441,7 +441,7 @@ def test_24_inactive_player_reaching_the_objective_wins(kit):
 
 
 def test_25_two_enemy_hq_capturing_one_suffices(kit):
-    """FACTS.md §5 #25: with two enemy H.Q., capturing either one wins; rulebook [S2]; BGA [S1]."""
+    """rules.md ruling 25: with two enemy H.Q., capturing either one wins; rulebook [S2]; BGA [S1]."""
     s = kit.build("caribbean", turn="red", red="1", stacks={20: "r4", 21: "r4", 18: "r5", 15: "r5"})
     assert "1@2" in kit.legal(s) and "1@1" not in kit.legal(s)
     kit.play(s, "1@2")
@@ -452,7 +452,7 @@ def test_25_two_enemy_hq_capturing_one_suffices(kit):
 
 
 def test_26_connection_from_any_own_hq(kit):
-    """FACTS.md §5 #26: placements may start from either of your H.Q.; BGA BFS from every own H.Q. [S1]."""
+    """rules.md ruling 26: placements may start from either of your H.Q.; BGA BFS from every own H.Q. [S1]."""
     c = kit.build("caribbean", blue="1")
     assert kit.legal(c) == {"draw", "1@11", "1@13", "1@15"}
     p = kit.build("pool", blue="1")
@@ -460,7 +460,7 @@ def test_26_connection_from_any_own_hq(kit):
 
 
 def test_27_skully_draws_one_with_seven_on_the_rack(kit):
-    """FACTS.md §5 #27 and §2.1: Skully with 7 tiles left on the rack draws only 1; rulebook [S2];
+    """rules.md ruling 27 and §2.1: Skully with 7 tiles left on the rack draws only 1; rulebook [S2];
     BGA [S1]."""
     s = kit.build("castle", blue="1 1 1 2 2 2 3 3", stacks={11: "b4"})
     r = len(s.reserve[BLUE])
@@ -469,7 +469,7 @@ def test_27_skully_draws_one_with_seven_on_the_rack(kit):
 
 
 def test_27_rainbow_cannot_add_a_ninth_tile(kit):
-    """FACTS.md §5 #27: after Skully fills the rack to 8, the rainbow base's draw is impossible and is
+    """rules.md ruling 27: after Skully fills the rack to 8, the rainbow base's draw is impossible and is
     skipped; without Skully's draw it is offered; BGA [S1]."""
     s = kit.build("clouds", blue="1 1 1 2 2 2 3 3", stacks={11: "b4"})
     kit.play(s, "1@13", "use")
@@ -482,7 +482,7 @@ def test_27_rainbow_cannot_add_a_ninth_tile(kit):
 
 
 def test_27_pumpkin_needs_a_free_rack_slot(kit):
-    """FACTS.md §5 #27 and §3.5: the pumpkin recovers an own discarded tile only if the rack has room;
+    """rules.md ruling 27 and §3.5: the pumpkin recovers an own discarded tile only if the rack has room;
     BGA [S1]."""
     s = kit.build("cemetery", blue="1 1 2 2 2 3 3 4", discard="b5", stacks={11: "b1"})
     kit.play(s, "1@14", "use")
@@ -493,7 +493,7 @@ def test_27_pumpkin_needs_a_free_rack_slot(kit):
 
 
 def test_28_first_game_mode_disables_special_bases_restrictions_and_nullify(kit):
-    """FACTS.md §5 #28: first-game ("Beginners") mode disables special-base effects, Tropical Pool
+    """rules.md ruling 28: first-game ("Beginners") mode disables special-base effects, Tropical Pool
     restrictions and Station nullify; rulebook/player aid [S2][S3]; BGA game mode [S1]."""
     s = kit.build("castle", mode="first-game", blue="7", stacks={11: "b1", 13: "b1"})
     kit.play(s, "7@15")
@@ -511,8 +511,8 @@ def test_28_first_game_mode_disables_special_bases_restrictions_and_nullify(kit)
 # ----------------------------------------------------------------- other clarifications
 
 def test_other_kwak_on_empty_or_own_base(kit):
-    """FACTS.md §5 other clarifications: a Kwak may go on an empty base or on your own tile like any
-    tile; FACTS.md §2 covering predicate: any enemy tile may cover Kwak."""
+    """rules.md §5 (other points): a Kwak may go on an empty base or on your own tile like any
+    tile; rules.md §2 covering predicate: any enemy tile may cover Kwak."""
     s = kit.build("castle", blue="K", red="1", stacks={11: "b1"})
     assert kit.legal(s) == {"draw", "K@11", "K@12", "K@13"}
     kit.play(s, "K@13")
@@ -522,7 +522,7 @@ def test_other_kwak_on_empty_or_own_base(kit):
 
 
 def test_other_uncovering_flips_ownership_and_cuts_connection(kit):
-    """FACTS.md §5 other clarifications: removing a top tile (here a Castle recall) flips the base to
+    """rules.md §5 (other points): removing a top tile (here a Castle recall) flips the base to
     the tile beneath and can break connections several bases away; keep full stacks [S1][S4]."""
     s = kit.build("castle", blue="7 7", stacks={11: "b1", 13: "r1 b2", 17: "b1", 20: "b1"})
     assert (s.connected(BLUE) >> node(s, 20)) & 1 and "7@22" in kit.legal(s)
@@ -534,7 +534,7 @@ def test_other_uncovering_flips_ownership_and_cuts_connection(kit):
 
 
 def test_other_caribbean_blue_has_two_hq_whoever_starts(kit):
-    """FACTS.md §5 other clarifications and §1.2: colours come from seating, the first player is random;
+    """rules.md §5 (other points) and §1.2: colours come from seating, the first player is random;
     on Caribbean Sea blue always has the 2 H.Q.; the first player draws 3, the other 4; 4 set aside."""
     for first in (BLUE, RED):
         s = State.new("caribbean", first=first, seed=5)

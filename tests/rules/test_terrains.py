@@ -1,7 +1,8 @@
-"""The shipped terrain data checked against FACTS.md, and malformed terrain data rejected clearly.
+"""The shipped terrain data checked against the facts below, and malformed terrain data rejected clearly.
 
-FACTS_BOARDS below is transcribed from FACTS.md §3 (counts, objectives) and §4 (paths, regions with
-medals, special nodes), itself read from BGA's material file and checked against the board art.
+BOARDS below is transcribed from the official online implementation's board data (BGA's material
+file), checked against its board art: counts and objectives as in docs/rules.md §3, paths, regions with
+medals and special nodes as docs/rules.md §4 describes.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from toybattle.rules import TERRAIN_IDS, Board, TerrainError, load_terrain, pars
 from toybattle.rules.troops import parse_troop
 
 # id: (bases, H.Q. blue, H.Q. red, objective, paths, regions as (bases, medals), special nodes)
-FACTS_BOARDS = {
+BOARDS = {
     "castle": (15, [1], [41], 7,
                "1-11 1-12 11-13 12-14 13-15 13-17 13-18 14-16 14-18 14-19 15-17 16-19 17-20 17-22 18-22 18-23 "
                "19-21 19-23 20-22 21-23 22-24 23-25 24-41 25-41",
@@ -72,33 +73,33 @@ FACTS_BOARDS = {
                   "16 17 19:1 | 17 19 20 21:2",
                   "12=draw 14=4567K 15=lay_down 17=nullify 18=lay_down 20=4567K 22=draw"),
 }
-# FACTS.md §3 table: (paths, regions, medals) per terrain
-FACTS_COUNTS = {"castle": (24, 8, 14), "pool": (24, 8, 12), "clouds": (28, 13, 16), "jungle": (22, 6, 14),
+# rules.md §3 table: (paths, regions, medals) per terrain
+COUNTS = {"castle": (24, 8, 14), "pool": (24, 8, 12), "clouds": (28, 13, 16), "jungle": (22, 6, 14),
                 "cemetery": (28, 10, 14), "caribbean": (20, 6, 11), "station": (28, 14, 14),
                 "battlefield": (24, 9, 16), "croisette": (22, 8, 11)}
 
 
 def test_every_facts_terrain_is_shipped():
-    """FACTS.md §3: the 8 printed terrains and La Croisette, and nothing else."""
-    assert set(TERRAIN_IDS) == set(FACTS_BOARDS)
+    """rules.md §3: the 8 printed terrains and La Croisette, and nothing else."""
+    assert set(TERRAIN_IDS) == set(BOARDS)
 
 
 @pytest.mark.parametrize("tid", TERRAIN_IDS)
 def test_terrain_counts_match_facts(tid):
-    """FACTS.md §3 table and §4 counts: bases, H.Q. per side, paths, regions, medals, objective."""
+    """rules.md §3 table and §4 counts: bases, H.Q. per side, paths, regions, medals, objective."""
     t = load_terrain(tid)
-    bases, hq_blue, hq_red, objective, paths, regions, _ = FACTS_BOARDS[tid]
+    bases, hq_blue, hq_red, objective, *_ = BOARDS[tid]
     assert len(t.bases) == bases
     assert [n.id for n in t.hqs(0)] == hq_blue and [n.id for n in t.hqs(1)] == hq_red
-    assert (len(t.paths), len(t.regions), t.medals) == FACTS_COUNTS[tid]
+    assert (len(t.paths), len(t.regions), t.medals) == COUNTS[tid]
     assert t.objective == (objective, objective)
 
 
 @pytest.mark.parametrize("tid", TERRAIN_IDS)
 def test_terrain_graph_matches_facts(tid):
-    """FACTS.md §4: every path, every region (bases and medals) and every special node, exactly."""
+    """rules.md §4: every path, every region (bases and medals) and every special node, exactly."""
     t = load_terrain(tid)
-    _, _, _, _, paths, regions, special = FACTS_BOARDS[tid]
+    _, _, _, _, paths, regions, special = BOARDS[tid]
     want_paths = {tuple(sorted(int(x) for x in p.split("-"))) for p in paths.split()}
     assert set(t.paths) == want_paths
     want_regions = sorted((tuple(sorted(int(x) for x in r.split(":")[0].split())), int(r.split(":")[1]))
@@ -119,7 +120,7 @@ def test_terrain_graph_matches_facts(tid):
 
 @pytest.mark.parametrize("tid", TERRAIN_IDS)
 def test_terrain_structure(tid):
-    """FACTS.md §1.5 and §3: every region's medals = its bases - 2; objective = floor(total medals / 2);
+    """rules.md §1.5 and §3: every region's medals = its bases - 2; objective = floor(total medals / 2);
     paths are two-way (adjacency symmetric); regions are bounded by existing bases; ids unique."""
     t = load_terrain(tid)
     bases = {n.id for n in t.bases}
@@ -144,7 +145,7 @@ def test_terrain_structure(tid):
 
 
 def test_first_game_board_drops_powers_and_restrictions():
-    """FACTS.md §5 #28: first-game mode compiles every terrain without powers, restrictions or nullify."""
+    """rules.md ruling 28: first-game mode compiles every terrain without powers, restrictions or nullify."""
     for tid in TERRAIN_IDS:
         b = Board(load_terrain(tid), True)
         assert b.power == [None] * b.size and b.nullify_mask == 0
@@ -202,7 +203,7 @@ def test_malformed_terrain_rejected_with_clear_message(raw, message):
 
 def test_unknown_terrain_id():
     """load_terrain names the known ids when asked for an unknown one."""
-    with pytest.raises(TerrainError, match="unknown terrain 'moon'.*castle"):
+    with pytest.raises(TerrainError, match=r"unknown terrain 'moon'.*castle"):
         load_terrain("moon")
 
 

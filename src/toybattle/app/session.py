@@ -28,7 +28,7 @@ from toybattle.rules import (
     setup_record,
 )
 from toybattle.rules import actions as A
-from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW
+from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, unanswered
 from toybattle.rules.troops import full_army
 from toybattle.store import GameRow, Store
 
@@ -197,6 +197,8 @@ class LocalSession(Session):
         for n, text in enumerate(texts, start=1):
             try:
                 a = parse_action(text, s.b)
+                while unanswered(s, a):  # a base effect the record never answered: declined (docs/rulings.md)
+                    self._apply(A.SKIP)
                 if s.refusal(a):
                     raise IllegalAction(s.refusal(a))
             except (ValueError, IllegalAction) as e:

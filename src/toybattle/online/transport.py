@@ -1,6 +1,6 @@
 """Two peers meet through a magic-wormhole mailbox: a short code, PAKE, end-to-end encryption.
 
-magic-wormhole is Twisted-based; under asyncio it works only as shared/notes/STACK.md says:
+magic-wormhole is Twisted-based; under asyncio it works only this way (else get_code hangs or exit stalls):
 install Twisted's asyncio reactor on the running loop before anything imports
 ``twisted.internet.reactor``, start it without signal handlers, turn Deferreds into futures,
 and on exit stop the reactor and run the loop once more so its threads end. ``run`` does that.

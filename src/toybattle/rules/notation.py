@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import actions as A
-from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State, deal
+from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State, deal, unanswered
 from .terrain import TerrainError
 from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, code, full_army, parse_seat, parse_troop
 
@@ -258,6 +258,8 @@ class Record:
                 a = A.parse(text, s.b)
             except ValueError as e:
                 raise IllegalAction(f"action {n} ({text}): {e}") from None
+            while unanswered(s, a):  # a base effect the record never answered: declined (docs/rulings.md)
+                s.apply_unchecked(A.SKIP)
             why = s.refusal(a)
             if why:
                 raise IllegalAction(f"action {n} ({text}) is illegal: {why}")

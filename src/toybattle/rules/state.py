@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 
 from . import actions as A
-from .terrain import Board, board
+from .terrain import Board, Terrain, board
 from .troops import (
     BLUE,
     CAPN,
@@ -46,6 +46,7 @@ TURN, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET = range(6)
 RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE = range(6, 11)
 XB_PICK, LAY_PICK, OVER = range(11, 14)
 CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
+BASE_DECISIONS = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
 NODE_DECISIONS = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
 
 DECISION_NAMES = {
@@ -54,7 +55,9 @@ DECISION_NAMES = {
     RECOVER: "cemetery_recover", LAY_USE: "battlefield_use", XB_PICK: "xb42_pick", LAY_PICK: "battlefield_pick",
     OVER: "over",
 }
-_POWER_DECISION = {"recall": RECALL, "draw": RAINBOW_DRAW, "shove": SHOVE, "recover": RECOVER, "lay_down": LAY_USE}
+_POWER_DECISION: dict[str | None, int] = {
+    "recall": RECALL, "draw": RAINBOW_DRAW, "shove": SHOVE, "recover": RECOVER, "lay_down": LAY_USE,
+}
 
 # How a game ended.
 HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
@@ -71,6 +74,13 @@ def deal(seed: int | None) -> tuple[int, list[list[int]]]:
         rng.shuffle(army)
         orders.append(army)
     return rng.randrange(2), orders
+
+
+def unanswered(s: State, action: int) -> bool:
+    """Replaying a record: True if ``action`` (a draw or a placement) belongs to the next turn while a
+    special-base effect is still due, i.e. the record declined that effect by going on. Records made
+    while a base acted only once per turn (before issue 15) read so: the replay skips the effect."""
+    return s.decision in BASE_DECISIONS and (action == A.DRAW or A.PLACE <= action < A.PLACE_END)
 
 
 class IllegalAction(ValueError):
@@ -113,7 +123,7 @@ class State:
     turn: int  # the seat whose turn it is
     decision: int
     dnode: int  # the node the current decision is about (Jumbo, special base), or -1
-    queue: list[tuple[int, int]]  # special bases occupied this turn: (node, stack height then)
+    queue: list[tuple[int, int]]  # placements on special bases this turn, effect still due: (node, height then)
     winner: int
     reason: str
     ply: int
@@ -183,12 +193,12 @@ class State:
         return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "b") and \
             self.b is other.b
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 
     # ------------------------------------------------------------ derived facts
 
     @property
-    def terrain(self):
+    def terrain(self) -> Terrain:
         return self.b.terrain
 
     @property
@@ -298,7 +308,7 @@ class State:
         """Every action open to the deciding seat (or every chance outcome at a chance node)."""
         d = self.decision
         seat = self.turn
-        if d == TURN or d == EXTRA:
+        if d in (TURN, EXTRA):
             out = [A.DRAW] if d == TURN and self._can_draw(seat) else []
             out += self._placements(seat)
             if d == EXTRA:
@@ -327,7 +337,7 @@ class State:
         last = -1
         for t in rack:
             troop = t & 15
-            if troop == last or troop == UNKNOWN:
+            if troop in (last, UNKNOWN):
                 continue
             last = troop
             m = targets[troop]
@@ -491,7 +501,7 @@ class State:
         self._troop_effect(seat, troop, i)
 
     def _troop_effect(self, seat: int, troop: int, i: int) -> None:
-        if troop == SKULLY or troop == STAR:
+        if troop in (SKULLY, STAR):
             if self._can_draw(seat):
                 self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
                 return
@@ -504,19 +514,20 @@ class State:
             if self._jumbo_targets(i):
                 self.decision, self.dnode = JUMBO_TARGET, i
                 return
-        elif troop == XB42:
-            if self.hand_size(1 - seat):
-                self.decision = XB_USE
-                return
+        elif troop == XB42 and self.hand_size(1 - seat):
+            self.decision = XB_USE
+            return
         self._next_base_effect()
 
     def _next_base_effect(self) -> None:
-        """Troop effects are over: the special bases occupied this turn act, in the order occupied."""
+        """Troop effects are over: each placement on a special base this turn gives one effect, in the
+        order of the placements, so a base placed on twice acts twice (covering your own tile there too)."""
         seat = self.turn
         while self.queue:
             i, height = self.queue.pop(0)
-            if len(self.stacks[i]) != height or self.stacks[i][-1] >> 4 != seat:
-                continue  # the tile that landed there is covered or gone: it cannot act
+            st = self.stacks[i]
+            if len(st) < height or st[height - 1] >> 4 != seat:
+                continue  # a tower took that tile back before its base acted: the effect is cancelled
             d = _POWER_DECISION[self.b.power[i]]
             possible = (
                 (d == RECALL and self._recall_targets(i)) or
@@ -568,7 +579,7 @@ class State:
                     claimed[k] = who
                     took = True
         if took:
-            for seat in (self.turn, 1 - self.turn):  # the acting seat first (FACTS §5 #24)
+            for seat in (self.turn, 1 - self.turn):  # the acting seat first (rules.md ruling 24)
                 if self.medals(seat) >= b.objective[seat]:
                     self._finish(seat, MEDALS)
                     return True
@@ -659,7 +670,7 @@ class State:
             return "your own H.Q."
         node = b.terrain.nodes[i]
         if not (b.allowed[troop] >> i) & 1:
-            ok = ", ".join(name(t) for t in TROOPS if t in node.allowed)
+            ok = ", ".join(name(t) for t in TROOPS if t in (node.allowed or ()))
             return f"only {ok} may go on {node.id}"
         top = self.top(i)
         if top >= 0 and top >> 4 != seat and node.kind == "base" and troop != KWAK and (top & 15) != KWAK \

@@ -2,12 +2,14 @@
 // strips, prompt, buttons, rack, side panel), and every tap is looked up in the view (choice.js):
 // the page sends only action texts the server gave it.
 import { drawBoard, tileSvg } from "./board.js";
-import { $, h, fill, svgEl, svgIcon, badge, medalIcon, cap, other } from "./dom.js";
+import { $, h, fill, svgEl, badge, other } from "./dom.js";
 import { getMeta, getTerrain, troop, terrainInfo } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
-import { openSheet, closeSheet, confirmBox } from "./sheet.js";
+import { seatStrip } from "./strip.js";
+import { openSheet, closeSheet } from "./sheet.js";
+import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteSheet } from "./overlays.js";
 import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
 import { GameSocket } from "./net.js";
@@ -169,21 +171,8 @@ export class PlayScreen {
 
   renderStrip(box, seat) {
     const v = this.view;
-    const c = v.counts[seat];
-    const p = v.players[seat] || { name: cap(seat) };
-    const you = seat === v.seat && this.kind !== "hotseat";
-    const counter = (kind, icon, text, label) => h("button", { class: `counter c-${kind}`, "aria-label": label,
-      onclick: () => this.showCard(() => counterCard(kind, seat, this.view)) }, icon, h("span", {}, text));
-    box.className = `strip ${box.id} ${seat}${v.actor === seat ? " acting" : ""}`;
-    fill(box, 
-      h("div", { class: "who" }, badge(seat), h("span", { class: "name" }, you ? "You" : p.name)),
-      counter("medals", medalIcon(), `${v.medals[seat]}/${v.objective[seat]}`, `${cap(seat)} medals`),
-      counter("rack", svgIcon("M-8 -6 H8 V6 H-8 Z M-5 -3 V3 M0 -3 V3 M5 -3 V3", "rack-icon"), `${c.rack + c.laid}`, `${cap(seat)} rack`),
-      counter("reserve", svgIcon("M-7 -2 H7 V7 H-7 Z M-5 -5 H5 V-2 H-5 Z M-3 -8 H3 V-5 H-3 Z", "reserve-icon"), `${c.reserve}`, `${cap(seat)} reserve`),
-      seat !== v.seat && v.seen.length ? h("span", { class: "seen", title: "Tiles you saw arrive on this rack" },
-        ...v.seen.map((code) => tileSvg([seat, code], 22))) : null,
-      seat !== v.seat ? h("button", { class: "counter c-discard", "aria-label": "Discard", id: "discard-btn",
-        onclick: () => this.showDiscard() }, svgIcon("M-6 -7 H6 L5 8 H-5 Z M-8 -7 H8", "discard-icon"), h("span", {}, `${v.discard.length}`)) : null);
+    seatStrip(box, v, seat, { you: seat === v.seat && this.kind !== "hotseat",
+      onCounter: (kind) => this.showCard(() => counterCard(kind, seat, this.view)), onDiscard: () => this.showDiscard() });
   }
 
   promptContent() {
@@ -316,74 +305,16 @@ export class PlayScreen {
     if (kind === "node" && this.choice.canPick(v)) this.toast("Pick a troop on your rack first, then tap where it goes.");
   }
 
-  // -------------------------------------------------------------- overlays
+  // -------------------------------------------------------------- overlays (overlays.js)
 
-  cover(seat) {
-    this.covered = true;
-    if ($("#cover")) return;
-    const token = this.entry.tokens[seat];
-    document.body.appendChild(h("div", { class: `cover ${seat}`, id: "cover" },
-      h("div", { class: "cover-box" }, badge(seat, "big"),
-        h("h2", {}, `${cap(seat)}'s turn`),
-        h("p", {}, `Pass the device to ${cap(seat)}. ${cap(other(seat))}, no peeking at the next rack!`),
-        h("button", { class: "btn primary big", id: "cover-go", onclick: () => { this.sock.rebind(token); } }, `I'm ${cap(seat)}: show my rack`))));
-  }
-
+  cover(seat) { coverFor(this, seat); }
   uncover() { this.covered = false; const c = $("#cover"); if (c) c.remove(); }
-
-  showEnd() {
-    const v = this.view;
-    if ($("#endscreen") || this.endDismissed === v.ply) return;
-    const won = v.winner === v.seat;
-    const offers = (v.game && v.game.offers) || {};  // the session says what it will not refuse
-    const title = this.kind === "hotseat" ? `${cap(v.winner)} wins!` : (won ? "You win!" : `${v.players[v.winner] ? v.players[v.winner].name : cap(v.winner)} wins`);
-    document.body.appendChild(h("div", { class: "endscreen", id: "endscreen" },
-      h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
-        h("h2", { id: "end-title" }, title),
-        h("p", { id: "end-reason" }, v.result),
-        h("p", { class: "muted" }, `Medals: blue ${v.medals.blue}/${v.objective.blue}, red ${v.medals.red}/${v.objective.red} · ${v.ply} actions`),
-        h("div", { class: "row wrap center" },
-          offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => this.sock.rematch() }, "Rematch") : null,
-          offers.replay ? h("a", { class: "btn", href: `#/replay/${this.id}`, id: "btn-replay" }, "Replay") : null,
-          h("button", { class: "btn", id: "btn-look", onclick: () => { this.endDismissed = v.ply; $("#endscreen").remove(); } }, "Look at the board"),
-          h("a", { class: "btn", href: "#/" }, "Home")))));
-  }
-
-  showMenu() {
-    const v = this.view;
-    const items = [h("a", { class: "btn", href: "#/" }, "Home (the game is saved)")];
-    if (v && !v.over) items.push(h("button", { class: "btn danger", id: "btn-concede", onclick: () => {
-      confirmBox(this.kind === "hotseat" ? `${cap(v.turn)} concedes: ${cap(other(v.turn))} wins.` : "Concede this game? Your opponent wins.", "Concede",
-        () => { if (this.kind === "hotseat" && v.turn !== v.seat) this.sock.rebind(this.entry.tokens[v.turn]); this.sock.concede(); });
-    } }, "Concede"));
-    if (this.kind === "lan" && this.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => this.showInvite() }, "Invite link & QR code"));
-    items.push(h("button", { class: "btn", onclick: () => this.showLog() }, "Game log"));
-    openSheet("Menu", h("div", { class: "menu" }, items));
-  }
-
+  showEnd() { endScreen(this); }
+  showMenu() { menuSheet(this); }
   showLog() { openSheet("Game log", this.logList(this.view ? this.view.log : [])); }
-  showDiscard() {
-    const v = this.view;
-    openSheet(`Discard (${v.discard.length})`, v.discard.length ? h("div", { class: "card-grid" }, v.discard.map((t) => troopCard(t[1], t[0])))
-      : h("p", { class: "muted" }, "Nothing has been discarded yet."));
-  }
-  async showHandbook() {
-    const meta = await getMeta();
-    openSheet("Troops", h("div", {}, h("div", { class: "card-grid" }, meta.troops.troops.map((t) => troopCard(t.code, this.seat || "blue"))),
-      h("p", {}, h("a", { class: "btn", href: "#/troops" }, "All terrains and special bases"))), { wide: true });
-  }
-
-  async showInvite() {
-    const token = this.entry.tokens[this.seat];
-    const r = await fetch(`/api/games/${this.id}/invite?token=${encodeURIComponent(token)}`);
-    const d = await r.json();
-    if (!r.ok) { this.toast(d.error); return; }
-    openSheet("Invite a friend", h("div", { class: "invite" },
-      h("p", {}, `Your friend plays ${d.seat}. On their phone or computer, on the same network, scan the code or open the link:`),
-      h("div", { class: "qr", html: d.qr_svg }),
-      h("p", {}, h("a", { href: d.url, id: "invite-url", class: "mono" }, d.url)),
-      d.note ? h("p", { class: "warn" }, d.note) : null));
-  }
+  showDiscard() { discardSheet(this); }
+  showHandbook() { return handbookSheet(this); }
+  showInvite() { return inviteSheet(this); }
 }
 
 /** The play screen of game `id` (null if this browser holds no key to it). */

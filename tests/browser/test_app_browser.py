@@ -5,6 +5,7 @@ Screenshots go to test-artifacts/browser/.
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -96,7 +97,32 @@ def cut_texts(page) -> list[str]:
       .map(e => e.textContent.slice(0, 40))""")
 
 
+def record_socket(page) -> list[tuple[str, dict]]:
+    """Every websocket message the page sends ("sent") and receives ("received"), in order."""
+    frames: list[tuple[str, dict]] = []
+
+    def watch(ws) -> None:
+        ws.on("framesent", lambda payload: frames.append(("sent", json.loads(payload))))
+        ws.on("framereceived", lambda payload: frames.append(("received", json.loads(payload))))
+    page.on("websocket", watch)
+    return frames
+
+
+def only_offered_actions_sent(frames: list[tuple[str, dict]]) -> int:
+    """Check that every action the page sent is one the last view offered it, as text; their number."""
+    offered: list[str] = []
+    sent = 0
+    for way, msg in frames:
+        if way == "received" and msg.get("type") == "view":
+            offered = (msg["view"].get("legal") or {}).get("actions", [])
+        elif way == "sent" and msg.get("type") == "act":
+            assert msg["action"] in offered, (msg, offered)
+            sent += 1
+    return sent
+
+
 def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> None:
+    frames = record_socket(page)
     start_game(page, base, terrain="caribbean", level="random")
     rng = random.Random(seed)
     shot(page, f"{name}-start")
@@ -117,6 +143,7 @@ def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> Non
     log = page.evaluate("document.querySelector('#side-log').textContent + ' ' + document.querySelector('#ticker').textContent")
     assert "You place " in log and not re.search(r"\bYou (places|draws|uses|skips|takes|moves|wins|concedes)\b", log)
     assert page.js_errors == []
+    assert only_offered_actions_sent(frames) >= 5  # the page composes no action: it sends the view's texts
 
 
 def test_bot_game_to_the_end_on_a_phone(phone, live_server, shot):

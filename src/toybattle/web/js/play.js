@@ -106,6 +106,7 @@ export class PlayScreen {
     if (!this.view || m.ply !== this.view.ply) return;
     const place = this.choice.placementOf(this.view, m.action);
     if (place) {  // show the hinted placement: its troop picked, its base marked
+      this.choice.reset();
       this.choice.pick(place.code, this.view.rack.indexOf(place.code));
       this.hintNode = place.node;
       this.render();

@@ -5,11 +5,13 @@ Screenshots go to test-artifacts/browser/.
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
 
+BOARD_READY = "document.querySelector('#board') && document.querySelector('#board').dataset.ply !== undefined"
 ME_TURN = "(() => { const p = document.querySelector('#play'); return p && p.dataset.seat && " \
           "!document.querySelector('#cover') && (p.dataset.over === '1' || p.dataset.actor === p.dataset.seat); })()"
 
@@ -25,7 +27,7 @@ def start_game(page, base: str, kind: str = "bot", terrain: str = "castle", leve
     page.locator(f"#newgame input[name=first][value={first}]").check(force=True)
     page.click("#start")
     page.wait_for_selector("#play")
-    page.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply !== undefined")
+    page.wait_for_function(BOARD_READY)
 
 
 def ply(page) -> str:
@@ -35,7 +37,8 @@ def ply(page) -> str:
 def wait_change(page, before: str) -> None:
     page.wait_for_function(
         "([p]) => { const b = document.querySelector('#board'); const t = document.querySelector('#toast');"
-        " return (b && b.dataset.ply !== p) || (t && !t.classList.contains('hidden')) || document.querySelector('#cover'); }",
+        " return (b && b.dataset.ply !== p) || (t && !t.classList.contains('hidden'))"
+        " || document.querySelector('#cover'); }",
         arg=[before])
 
 
@@ -82,7 +85,8 @@ def no_horizontal_scroll(page) -> bool:
 
 def small_targets(page) -> list[str]:
     """Visible interactive things smaller than 40 px on either side."""
-    return page.evaluate("""() => [...document.querySelectorAll('button, a.btn, select, .seg-opt span, #board circle.hit')]
+    return page.evaluate("""() => [...document.querySelectorAll(
+        'button, a.btn, select, .seg-opt span, #board circle.hit')]
       .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
       .filter(e => { const r = e.getBoundingClientRect(); return r.width < 39.5 || r.height < 39.5; })
       .map(e => e.outerHTML.slice(0, 80))""")
@@ -96,7 +100,32 @@ def cut_texts(page) -> list[str]:
       .map(e => e.textContent.slice(0, 40))""")
 
 
+def record_socket(page) -> list[tuple[str, dict]]:
+    """Every websocket message the page sends ("sent") and receives ("received"), in order."""
+    frames: list[tuple[str, dict]] = []
+
+    def watch(ws) -> None:
+        ws.on("framesent", lambda payload: frames.append(("sent", json.loads(payload))))
+        ws.on("framereceived", lambda payload: frames.append(("received", json.loads(payload))))
+    page.on("websocket", watch)
+    return frames
+
+
+def only_offered_actions_sent(frames: list[tuple[str, dict]]) -> int:
+    """Check that every action the page sent is one the last view offered it, as text; their number."""
+    offered: list[str] = []
+    sent = 0
+    for way, msg in frames:
+        if way == "received" and msg.get("type") == "view":
+            offered = (msg["view"].get("legal") or {}).get("actions", [])
+        elif way == "sent" and msg.get("type") == "act":
+            assert msg["action"] in offered, (msg, offered)
+            sent += 1
+    return sent
+
+
 def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> None:
+    frames = record_socket(page)
     start_game(page, base, terrain="caribbean", level="random")
     rng = random.Random(seed)
     shot(page, f"{name}-start")
@@ -114,9 +143,11 @@ def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> Non
     assert "wins" in page.locator("#end-reason").inner_text()
     shot(page, f"{name}-end")
     assert no_horizontal_scroll(page)
-    log = page.evaluate("document.querySelector('#side-log').textContent + ' ' + document.querySelector('#ticker').textContent")
+    log = page.evaluate("document.querySelector('#side-log').textContent + ' ' + "
+                        "document.querySelector('#ticker').textContent")
     assert "You place " in log and not re.search(r"\bYou (places|draws|uses|skips|takes|moves|wins|concedes)\b", log)
     assert page.js_errors == []
+    assert only_offered_actions_sent(frames) >= 5  # the page composes no action: it sends the view's texts
 
 
 def test_bot_game_to_the_end_on_a_phone(phone, live_server, shot):
@@ -134,8 +165,8 @@ def test_bot_game_to_the_end_on_a_phone(phone, live_server, shot):
 def test_bot_game_to_the_end_on_a_desktop(desktop, live_server, shot):
     play_bot_game_to_the_end(desktop, live_server.url, shot, "desktop-bot", 2)
     desktop.click("#btn-rematch")  # a rematch opens a fresh game
-    desktop.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply === '0' "
-                              "|| (document.querySelector('#board') && document.querySelector('#board').dataset.actor === 'red')")
+    desktop.wait_for_function("(() => { const b = document.querySelector('#board');"
+                              " return b && (b.dataset.ply === '0' || b.dataset.actor === 'red'); })()")
     assert not desktop.locator("#endscreen").count()
 
 
@@ -158,12 +189,14 @@ def test_hot_seat_covers_the_screen_between_turns(phone, live_server, shot):
         if turn == 0:
             shot(phone, "hotseat-cover")
         phone.click("#cover-go")
-        phone.wait_for_function(f"document.querySelector('#play').dataset.seat === '{nxt}' && !document.querySelector('#cover')")
+        phone.wait_for_function(f"document.querySelector('#play').dataset.seat === '{nxt}'"
+                                " && !document.querySelector('#cover')")
         if turn == 0:
             assert phone.locator("#rack").inner_text() != blue_rack or True
             shot(phone, "hotseat-red")
             # red's own H.Q. is at the bottom: the board is turned
-            hq = phone.eval_on_selector_all("#board g.node.hq", "gs => gs.map(g => [g.classList.contains('red'), g.getBoundingClientRect().y])")
+            hq = phone.eval_on_selector_all(
+                "#board g.node.hq", "gs => gs.map(g => [g.classList.contains('red'), g.getBoundingClientRect().y])")
             red_y = next(y for red, y in hq if red)
             blue_y = next(y for red, y in hq if not red)
             assert red_y > blue_y
@@ -177,7 +210,8 @@ def test_reload_mid_game_resumes(phone, live_server, shot):
         phone.wait_for_function(ME_TURN)
         play_one(phone, rng)
     phone.wait_for_function(ME_TURN)
-    before = (ply(phone), phone.locator("#rack").inner_text(), phone.eval_on_selector("#board", "b => b.innerHTML.length"))
+    before = (ply(phone), phone.locator("#rack").inner_text(),
+              phone.eval_on_selector("#board", "b => b.innerHTML.length"))
     url = phone.url
     phone.reload()
     phone.wait_for_function(ME_TURN)
@@ -250,7 +284,7 @@ def test_two_devices_each_see_only_their_own_rack(desktop, phone, live_server, s
     rng = random.Random(6)
     for _ in range(8):
         for page in (desktop, phone):
-            page.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply !== undefined")
+            page.wait_for_function(BOARD_READY)
         actor = desktop if desktop.eval_on_selector("#play", "p => p.dataset.actor") == "blue" else phone
         other = phone if actor is desktop else desktop
         actor.wait_for_function(ME_TURN)
@@ -291,8 +325,10 @@ def _seed_decision(store, terrain: str, decision: int):
 
 def _open_seeded(page, base, row, seat):
     page.goto(base + "/")
-    page.evaluate("([id, tokens]) => localStorage.setItem('tb.games', JSON.stringify({[id]: {kind: 'hotseat', tokens}}))",
-                  [row.id, {seat: row.meta["tokens"][seat], ("red" if seat == "blue" else "blue"): row.meta["tokens"]["red" if seat == "blue" else "blue"]}])
+    tokens, other = row.meta["tokens"], "red" if seat == "blue" else "blue"
+    page.evaluate("([id, tokens]) => localStorage.setItem('tb.games',"
+                  " JSON.stringify({[id]: {kind: 'hotseat', tokens}}))",
+                  [row.id, {seat: tokens[seat], other: tokens[other]}])  # the page's seat first
     page.goto(base + f"/#/game/{row.id}")
     page.wait_for_function(ME_TURN)
 
@@ -314,7 +350,8 @@ def test_effect_decisions_are_taken_by_tapping(terrain, decision, name, phone, l
         if name == "shove":
             phone.wait_for_function(f"document.querySelector('#board g.node.selected[data-node=\"{first}\"]')")
             tap_node(phone, targets(phone)[0][0])
-    phone.wait_for_function("([p]) => document.querySelector('#board').dataset.ply !== p || document.querySelector('#cover')", arg=[before])
+    phone.wait_for_function("([p]) => document.querySelector('#board').dataset.ply !== p"
+                            " || document.querySelector('#cover')", arg=[before])
     from toybattle.rules import parse_record
     last = parse_record(live_server.store.get(row.id).record).actions[-1]
     assert last.startswith({"shove": "shove@", "jumbo": "jumbo@", "recall": "recall@", "recover": "recover:"}[name])

@@ -93,6 +93,22 @@ def test_refused_move_then_effect_choice(server, page):
     assert "left empty" in page.text_content("#feedback")
 
 
+def test_a_two_step_choice_and_a_refused_tap_answered_from_the_view(server, page):
+    page.goto(f"{server}/learn#/lesson/jungle-shove")
+    page.wait_for_selector("#question")
+    page.click('.rack button[data-troop="6"]')
+    page.click('[data-node="15"]')                      # Star on the bridge
+    page.click('#btn-use')                              # Star's draw; then the bridge
+    page.wait_for_selector('[data-node="14"].target')   # the only enemy troop next to bridge 15
+    page.click('[data-node="13"]')                      # no enemy troop there: the rule, with no round trip
+    page.wait_for_selector("#feedback.refused")
+    assert "moves a visible enemy troop next to it" in page.text_content("#feedback")
+    page.click('[data-node="14"]')                      # the victim, then where it goes
+    page.wait_for_selector('[data-node="14"].selected')
+    page.click('[data-node="17"]')
+    page.wait_for_selector("#feedback.right")
+
+
 def test_play_on_against_a_bot_in_the_game_page(server, page):
     page.goto(f"{server}/learn#/lesson/roxy-medals")
     page.wait_for_selector("#question")

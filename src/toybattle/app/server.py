@@ -32,10 +32,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toybattle.rules import SEATS, TERRAIN_IDS, load_terrain
-from toybattle.rules.troops import code, parse_troop
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
+from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
 log = logging.getLogger("toybattle.app")
@@ -46,10 +46,6 @@ OPTIONAL_WEB = ("toybattle.lessons.web", "toybattle.online.web")
 
 def web_dir() -> Path:
     return Path(str(resources.files("toybattle").joinpath("web")))
-
-
-def rules_data(name: str) -> dict:
-    return json.loads(resources.files("toybattle.rules").joinpath(f"data/{name}").read_text("utf-8"))
 
 
 class Games:
@@ -306,7 +302,7 @@ async def meta(request: Request) -> JSONResponse:
                          "powers": sorted({n.power for n in t.nodes if n.power}),
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
-        "terrains": terrains, "troops": rules_data("troops.json"), "powers": rules_data("powers.json"),
+        "terrains": terrains, "troops": troops_json(), "powers": powers_json(), "texts": rule_texts(),
         "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in ctx.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
@@ -316,11 +312,7 @@ async def terrain(request: Request) -> Response:
     tid = request.path_params["terrain"]
     if tid not in TERRAIN_IDS:
         return _error(f"unknown terrain {tid!r}", 404)
-    data = json.loads(resources.files("toybattle.rules").joinpath(f"data/terrains/{tid}.json").read_text("utf-8"))
-    for node in data["nodes"]:  # the file names troops; the board marks them by code
-        if "allowed" in node:
-            node["allowed_codes"] = sorted(code(parse_troop(t)) for t in node["allowed"])
-    return JSONResponse(data)
+    return JSONResponse(terrain_json(load_terrain(tid)))
 
 
 async def create_game(request: Request) -> JSONResponse:

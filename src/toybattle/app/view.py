@@ -9,13 +9,13 @@ the seat may not know: the data simply is not there.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
-from functools import cache
-from importlib import resources
+from collections.abc import Sequence
+from typing import Any
 
 from toybattle.rules import SEATS, State
 from toybattle.rules import actions as A
+from toybattle.rules.powers import POWER_INFO
 from toybattle.rules.state import (
     DECISION_NAMES,
     EXTRA,
@@ -33,7 +33,7 @@ from toybattle.rules.state import (
     XB_PICK,
     XB_USE,
 )
-from toybattle.rules.troops import code, name
+from toybattle.rules.troops import RACK_LIMIT, SET_ASIDE, code, name
 
 # How a game ended, in words (the winner's point of view).
 REASONS = {
@@ -41,12 +41,6 @@ REASONS = {
     "medals": "reached the medal objective",
     "conceded": "the other side conceded",
 }
-
-
-@cache
-def powers() -> dict:
-    """powers.json: the special bases' names and texts."""
-    return json.loads(resources.files("toybattle.rules").joinpath("data/powers.json").read_text("utf-8"))
 
 
 def tile_json(t: int) -> list[str]:
@@ -60,7 +54,7 @@ def _who(seat: int) -> str:
 
 def _node_words(s: State, i: int) -> str:
     node = s.b.terrain.nodes[i]
-    return f"{SEATS[node.side]}'s H.Q." if node.kind == "hq" else f"base {node.id}"
+    return f"{SEATS[node.side]}'s H.Q." if node.side is not None else f"base {node.id}"
 
 
 def _names(troops: list[int]) -> str:
@@ -88,7 +82,7 @@ def result_text(s: State, you: bool = False) -> str:
     return f"{wins}: {REASONS.get(s.reason, s.reason)}."
 
 
-def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict]:
+def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict[str, Any]]:
     """The log lines ``viewer`` reads for ``action`` (played from ``before`` to ``after``).
 
     ``before`` and ``after`` must be ``viewer``'s observations: the texts are written from them
@@ -98,7 +92,7 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
     actor = before.turn
     who = _who(actor)
     d = before.decision
-    fx: dict = {}
+    fx: dict[str, Any] = {}
     text = you = ""
 
     def say(verb: str, rest: str) -> tuple[str, str]:  # "Blue places ..." and "You place ..."
@@ -116,13 +110,13 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
         fx = {"place": b.ids[i]}
     elif action == A.USE:
         if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW):
-            what = {SKULLY_DRAW: "Skully", STAR_DRAW: "Star", RAINBOW_DRAW: powers()["draw"]["name"]}[d]
+            what = {SKULLY_DRAW: "Skully", STAR_DRAW: "Star", RAINBOW_DRAW: POWER_INFO["draw"].name}[d]
             tiles = f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
             text, you = f"{who} uses {what} and draws {tiles}", f"You use {what} and draw {tiles}"
         elif d == XB_USE:
             text, you = say("use", f"XB-42 on {SEATS[1 - actor]}'s rack")
         elif d == LAY_USE:
-            text, you = say("use", f"the {powers()['lay_down']['name'].lower()} on base {b.ids[before.dnode]}")
+            text, you = say("use", f"the {POWER_INFO['lay_down'].name.lower()} on base {b.ids[before.dnode]}")
     elif action == A.SKIP:
         text, you = say("skip", _skipped(before))
     elif A.PICK <= action < A.PICK_END:
@@ -152,7 +146,7 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
     elif A.RECOVER <= action < A.RECOVER_END:
         text, you = say("take", f"{name(action - A.RECOVER)} back from the discard")
     out = [_line(after.ply, actor, viewer, text, you, fx)] if text else []
-    for k, (was, now) in enumerate(zip(before.claimed, after.claimed)):
+    for k, (was, now) in enumerate(zip(before.claimed, after.claimed, strict=True)):
         if was < 0 <= now:
             r = b.terrain.regions[k]
             took = f"region {r.id}: {r.medals} medal{'s' if r.medals != 1 else ''}"
@@ -163,9 +157,9 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
     return out
 
 
-def _line(n: int, seat: int, viewer: int, text: str, you: str, fx: dict) -> dict:
+def _line(n: int, seat: int, viewer: int, text: str, you: str, fx: dict[str, Any]) -> dict[str, Any]:
     """A log entry about ``seat``; ``you`` (the line addressed to its subject) only on that seat's own log."""
-    line = {"n": n, "seat": SEATS[seat], "text": text, "fx": fx}
+    line: dict[str, Any] = {"n": n, "seat": SEATS[seat], "text": text, "fx": fx}
     if you and seat == viewer:
         line["you"] = you
     return line
@@ -204,7 +198,7 @@ def prompt(obs: State, seat: int) -> str:
 
 
 def _decision_words(d: int, opp: str, node: int | None, you: bool = False) -> str:
-    p = powers()
+    p = {k: v.name for k, v in POWER_INFO.items()}
     tap = "tap" if you else "choosing"
     return {
         TURN: "draw or place a troop",
@@ -213,47 +207,118 @@ def _decision_words(d: int, opp: str, node: int | None, you: bool = False) -> st
         STAR_DRAW: "Star: draw 1 tile?",
         XB_USE: f"XB-42: discard a random tile from {opp}'s rack?",
         JUMBO_TARGET: f"Jumbo on {node}: {tap} an enemy troop next to it to discard, or skip.",
-        RECALL: f"{p['recall']['name']} {node}: {tap} one of your other troops to take back, or skip." if you
-        else f"{p['recall']['name']} {node}: taking a troop back?",
-        RAINBOW_DRAW: f"{p['draw']['name']} {node}: draw 1 tile?",
-        SHOVE: f"{p['shove']['name']} {node}: tap an enemy troop next to it, then the base to move it to; "
-               "or skip." if you else f"{p['shove']['name']} {node}: moving an enemy troop?",
-        RECOVER: f"{p['recover']['name']} {node}: pick one of your troops in the discard to take back, or skip."
-        if you else f"{p['recover']['name']} {node}: recovering a troop?",
-        LAY_USE: f"{p['lay_down']['name']} {node}: lay down a blind pick from {opp}'s rack until the end of "
+        RECALL: f"{p['recall']} {node}: {tap} one of your other troops to take back, or skip." if you
+        else f"{p['recall']} {node}: taking a troop back?",
+        RAINBOW_DRAW: f"{p['draw']} {node}: draw 1 tile?",
+        SHOVE: f"{p['shove']} {node}: tap an enemy troop next to it, then the base to move it to; "
+               "or skip." if you else f"{p['shove']} {node}: moving an enemy troop?",
+        RECOVER: f"{p['recover']} {node}: pick one of your troops in the discard to take back, or skip."
+        if you else f"{p['recover']} {node}: recovering a troop?",
+        LAY_USE: f"{p['lay_down']} {node}: lay down a blind pick from {opp}'s rack until the end of "
                  f"their next turn?",
         XB_PICK: "XB-42's random pick", LAY_PICK: "the tank's blind pick", OVER: "",
     }[d]
 
 
-def legal_json(obs: State) -> dict:
-    """The actor's choices, grouped the way the board offers them."""
-    b = obs.b
-    out: dict = {"actions": [], "draw": False, "use": False, "skip": False, "place": {}, "jumbo": [],
-                 "recall": [], "shove": {}, "recover": []}
-    for a in obs.legal_actions():
-        out["actions"].append(A.to_text(a, b))
-        if a == A.DRAW:
-            out["draw"] = True
-        elif a == A.USE:
-            out["use"] = True
-        elif a == A.SKIP:
-            out["skip"] = True
-        elif A.PLACE <= a < A.PLACE_END:
-            out["place"].setdefault(code((a - A.PLACE) >> 5), []).append(b.ids[a & 31])
-        elif A.JUMBO <= a < A.JUMBO_END:
-            out["jumbo"].append(b.ids[a - A.JUMBO])
-        elif A.RECALL <= a < A.RECALL_END:
-            out["recall"].append(b.ids[a - A.RECALL])
-        elif A.SHOVE <= a < A.SHOVE_END:
-            out["shove"].setdefault(str(b.ids[((a - A.SHOVE) >> 5) & 31]), []).append(b.ids[a & 31])
-        elif A.RECOVER <= a < A.RECOVER_END:
-            out["recover"].append(code(a - A.RECOVER))
+# What the use button does, by decision: its label.
+USE_LABELS = {SKULLY_DRAW: "Draw (Skully)", STAR_DRAW: "Draw 1 (Star)", XB_USE: "Random discard",
+              RAINBOW_DRAW: "Draw 1", LAY_USE: "Lay one down"}
+
+
+def legal_json(obs: State) -> dict[str, Any]:
+    """The deciding seat's choices, each with the exact action text to send: the page composes none.
+
+    ``actions``: every legal action. ``buttons``: the choices off the board (draw, use, skip, recover),
+    each with its label. ``rack``: for each troop on the seat's rack, what tapping each node does once
+    that troop is picked. ``board``: what tapping each node does with nothing picked. A tap is
+    ``{"action"}`` (legal), ``{"action", "refused"}`` (the rule that refuses it, in words),
+    ``{"refused"}`` (no action at all starts there) or ``{"then": {node: tap}}`` (a first step: the
+    bridge's victim, then where it goes). Built from the seat's observation alone."""
+    legal = obs.legal_actions()
+    out: dict[str, Any] = {"actions": [A.to_text(a, obs.b) for a in legal], "buttons": _buttons(obs, legal),
+                           "rack": {}, "board": {}}
+    d = obs.decision
+    nodes = range(obs.b.size)
+    if d in (TURN, EXTRA):
+        for troop in sorted({t & 15 for t in obs.rack[obs.turn] if t & 15}):
+            out["rack"][code(troop)] = _taps(obs, legal, [A.place(troop, i) for i in nodes])
+    elif d == JUMBO_TARGET:
+        out["board"] = _taps(obs, legal, [A.JUMBO + i for i in nodes])
+    elif d == RECALL:
+        out["board"] = _taps(obs, legal, [A.RECALL + i for i in nodes])
+    elif d == SHOVE:
+        out["board"] = _shove_taps(obs, legal)
     return out
 
 
-def seat_view(obs: State, seat: int, *, log: list[dict] = (), can_undo: bool = False,
-              players: dict | None = None, game: dict | None = None) -> dict:
+def _taps(obs: State, legal: list[int], actions: list[int]) -> dict[str, dict[str, str]]:
+    """For every node (``actions[i]``: the action a tap on node index i means): the action's text,
+    and the rule refusing it if it is not legal."""
+    out = {}
+    for nid, a in zip(obs.b.ids, actions, strict=True):
+        tap = {"action": A.to_text(a, obs.b)}
+        if a not in legal:
+            tap["refused"] = obs.refusal(a)
+        out[str(nid)] = tap
+    return out
+
+
+def _shove_taps(obs: State, legal: list[int]) -> dict[str, Any]:
+    """The bridge: a tap on a troop it may move opens where that troop may go; any other node says why not."""
+    b = obs.b
+    victims = {((a - A.SHOVE) >> 5) & 31 for a in legal if A.SHOVE <= a < A.SHOVE_END}
+    out: dict[str, Any] = {}
+    for i, nid in enumerate(b.ids):
+        if i in victims:
+            out[str(nid)] = {"then": _taps(obs, legal, [A.SHOVE + (i << 5) + j for j in range(b.size)])}
+        else:  # the rule, as refused for moving it to a neighbour
+            out[str(nid)] = {"refused": obs.refusal(A.SHOVE + (i << 5) + b.neighbours[i][0])}
+    return out
+
+
+def _buttons(obs: State, legal: list[int]) -> list[dict[str, Any]]:
+    """The choices that are not a tap on the board, in the order of ``legal``; ``main`` marks the
+    decision's own action, ``tile`` the troop a button shows."""
+    seat, d = obs.turn, obs.decision
+    out: list[dict[str, Any]] = []
+    for a in legal:
+        text = A.to_text(a, obs.b)
+        if a == A.DRAW:
+            n = min(2, len(obs.reserve[seat]), RACK_LIMIT - obs.hand_size(seat))
+            out.append({"action": text, "label": f"Draw {n}", "main": True})
+        elif a == A.USE:
+            out.append({"action": text, "label": USE_LABELS.get(d, "Use"), "main": True})
+        elif A.RECOVER <= a < A.RECOVER_END:
+            out.append({"action": text, "label": f"Recover {name(a - A.RECOVER)}", "tile": code(a - A.RECOVER)})
+        elif a == A.SKIP:
+            out.append({"action": text, "label": "Skip extra" if d == EXTRA else "Skip"})
+    return out
+
+
+def counters_json(obs: State) -> dict[str, Any]:
+    """The counters' cards in words: each side's medals, rack and reserve, and the discard."""
+    def side(s: int) -> dict[str, str]:
+        who = SEATS[s].capitalize()
+        held, laid, left = obs.hand_size(s), len(obs.laid[s]), len(obs.reserve[s])
+        return {
+            "medals": f"Medals: {obs.medals(s)} of the {obs.b.objective[s]} {who} needs. "
+                      "Reaching the objective wins at once.",
+            "rack": f"Rack: {_count(held, 'tile')} (at most {RACK_LIMIT}). "
+                    + (f"{laid} laid face down by a tank until the end of {who}'s turn. " if laid else "")
+                    + "Only its owner sees them.",
+            "reserve": f"Reserve: {_count(left, 'face-down tile')} left to draw; nobody knows which comes next. "
+                       f"({SET_ASIDE} more were set aside unseen at the start.)",
+        }
+    return {SEATS[0]: side(0), SEATS[1]: side(1),
+            "discard": f"The discard: {_count(len(obs.discard), 'tile')} face up, for both to see."}
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_undo: bool = False,
+              players: dict[str, Any] | None = None, game: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything ``seat`` is sent about the game, from its observation ``obs`` alone.
 
     ``log`` is that seat's own log (see ``log_lines``); ``players`` names the two sides;
@@ -286,6 +351,7 @@ def seat_view(obs: State, seat: int, *, log: list[dict] = (), can_undo: bool = F
         "seen": [code(t & 15) for t in obs.public[enemy]],
         "discard": [tile_json(t) for t in obs.discard],
         "legal": legal_json(obs) if mine else None,
+        "counters": counters_json(obs),
         "can_undo": bool(can_undo and mine),
         "over": obs.over,
         "winner": SEATS[obs.winner] if obs.over and obs.winner >= 0 else None,

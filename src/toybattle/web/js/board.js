@@ -67,10 +67,6 @@ function ringOrder(points) {
   return points.slice().sort((a, b) => Math.atan2(a[1] - cy, a[0] - cx) - Math.atan2(b[1] - cy, b[0] - cx));
 }
 
-function restrictionText(codes) {
-  return codes.filter((c) => c !== "K").join("·") + "·K";
-}
-
 /** Draw `terrain` + `view` into `svg` (replacing its content) and wire taps; returns nothing. */
 export function drawBoard(svg, terrain, view, opts = {}) {
   const flip = !!opts.flip;
@@ -155,7 +151,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     }
     if (n.allowed_codes) {
       const r = el("g", { class: "restrict", transform: `translate(0,${R + 9})` }, g);
-      const label = restrictionText(n.allowed_codes);
+      const label = n.allowed_codes.join("·");
       el("rect", { x: -label.length * 2.6 - 3, y: -6.5, width: label.length * 5.2 + 6, height: 11, rx: 4 }, r);
       const t = el("text", { y: 2.4 }, r);
       t.textContent = label;

@@ -1,12 +1,14 @@
 // The Learn section: lesson list with progress (localStorage), one lesson at a time, the rules and FAQ.
 // Every judgement comes from the server, which replays the learner's actions with the rules engine.
 // The board and tiles are drawn by the game's own renderer (board.js), so a lesson looks like a game.
-import { drawBoard, tileSvg } from "./board.js";
+import { drawBoard } from "./board.js";
+import { h as el, svgEl } from "./dom.js";
+import { getJSON, getMeta, getTerrain, troopName } from "./data.js";
+import { Choice, choiceButtons } from "./choice.js";
+import { rackTiles } from "./rack.js";
 
 const app = document.getElementById("app");
 const PROGRESS_KEY = "toybattle.learn.progress";
-
-const cache = { meta: null, terrains: new Map() };
 
 function progress() {
   try { return JSON.parse(localStorage.getItem(PROGRESS_KEY)) || {}; } catch { return {}; }
@@ -15,39 +17,6 @@ function markDone(id) {
   const p = progress();
   p[id] = "done";
   localStorage.setItem(PROGRESS_KEY, JSON.stringify(p));
-}
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-
-async function getJSON(url, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const r = await fetch(url, opts);
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.error || r.statusText);
-  return data;
-}
-
-async function terrain(id) {
-  if (!cache.terrains.has(id)) cache.terrains.set(id, await getJSON(`/api/terrains/${id}`));
-  return cache.terrains.get(id);
-}
-
-// troop names come from the game's data (/api/meta), as on the game page
-async function loadMeta() {
-  if (!cache.meta) cache.meta = await getJSON("/api/meta");
-  return cache.meta;
-}
-function troopName(code) {
-  const t = cache.meta && cache.meta.troops.troops.find((x) => x.code === code);
-  return t ? t.name : code;
 }
 
 function setNav(which) {
@@ -110,16 +79,14 @@ function newNonce() {
 }
 
 async function showLesson(id) {
-  await loadMeta();
+  await getMeta();
   const lesson = await getJSON(`/api/lessons/${encodeURIComponent(id)}`);
-  const board = await terrain(lesson.terrain);
+  const board = await getTerrain(lesson.terrain);
   setNav("");
   document.title = `${lesson.title} · Learn · Toy Battle`;
   // one svg per lesson, kept across renders, so board.js animates each placement like in a game
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `${lesson.terrain_name} board`);
-  const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, selected: null, shoveFrom: null,
+  const svg = svgEl({ role: "img", "aria-label": `${lesson.terrain_name} board` });
+  const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, choice: new Choice(),
                hintsShown: 0, result: null };
   renderLesson(st);
 }
@@ -134,15 +101,15 @@ async function send(st, action) {
   }
   st.actions = res.actions;
   st.view = res.view;
-  st.selected = null;
-  st.shoveFrom = null;
+  st.choice.reset();
   st.result = res.status === "playing" ? null : res;
   if (res.status === "right") markDone(st.lesson.id);
   renderLesson(st);
 }
 
 function retry(st) {
-  Object.assign(st, { actions: [], nonce: newNonce(), view: st.lesson.view, selected: null, shoveFrom: null, result: null });
+  Object.assign(st, { actions: [], nonce: newNonce(), view: st.lesson.view, result: null });
+  st.choice.reset();
   renderLesson(st);
 }
 
@@ -153,68 +120,44 @@ async function continueAsGame(st) {
   location.href = res.url;
 }
 
-function nodeTap(st, nid) {
-  const v = st.view;
-  if ((st.result && st.result.done) || !v.legal) return;
-  if (st.selected) return send(st, `${st.selected}@${nid}`);
-  if (v.decision === "jumbo_target") return send(st, `jumbo@${nid}`);
-  if (v.decision === "castle_recall") return send(st, `recall@${nid}`);
-  if (v.decision === "jungle_shove") {
-    if (st.shoveFrom === null) { st.shoveFrom = nid; return renderLesson(st); }
-    return send(st, `shove@${st.shoveFrom}>${nid}`);
-  }
-}
+const finished = (st) => !!(st.result && st.result.done);
 
-function targets(st) {
-  const v = st.view;
-  if (!v.legal || (st.result && st.result.done)) return [];
-  if (st.selected) return v.legal.place[st.selected] || [];
-  if (v.decision === "jumbo_target") return v.legal.jumbo;
-  if (v.decision === "castle_recall") return v.legal.recall;
-  if (v.decision === "jungle_shove") return st.shoveFrom === null ? Object.keys(v.legal.shove).map(Number)
-    : v.legal.shove[String(st.shoveFrom)] || [];
-  return [];
+// A tap does what the view says it means. A refused target is sent all the same: the lesson answers
+// it with its own feedback (a refusal is often the very point of the lesson).
+function nodeTap(st, nid) {
+  if (finished(st)) return;
+  const meant = st.choice.tap(st.view, nid);
+  if (!meant) return;
+  if (meant.opened) return renderLesson(st);
+  if (meant.send || meant.action) return send(st, meant.send || meant.action);
+  st.result = { status: "refused", done: false, feedback: "", refusal: meant.refused };
+  renderLesson(st);
 }
 
 function drawLessonBoard(st) {
   drawBoard(st.svg, st.board, st.view, {
-    flip: st.view.seat === "red", me: st.view.seat, targets: targets(st), selected: st.shoveFrom,
+    flip: st.view.seat === "red", me: st.view.seat, targets: finished(st) ? [] : st.choice.targets(st.view),
+    selected: st.choice.from,
     onTap: (id, kind) => { if (kind === "node") nodeTap(st, id); },
   });
   return st.svg;
 }
 
 function rackButtons(st) {
-  const v = st.view;
-  const me = v.seat;
-  const placing = v.legal && (v.decision === "turn" || v.decision === "capn_extra") && !(st.result && st.result.done);
-  const stuck = (code) => placing && !(v.legal.place[code] || []).length;
+  const placing = st.choice.canPick(st.view) && !finished(st);
   return el("div", { class: "rack", "aria-label": "your rack" },
-    v.rack.map(code => el("button", {
-      class: `rack-tile${st.selected === code ? " picked" : ""}${stuck(code) ? " stuck" : ""}`, "data-troop": code,
-      "aria-pressed": st.selected === code ? "true" : "false", "aria-label": troopName(code), disabled: !placing,
-      onclick: () => { st.selected = st.selected === code ? null : code; renderLesson(st); },
-    }, tileSvg([me, code], 38), el("span", { class: "rack-name" }, troopName(code)))),
-    v.laid.map(code => el("button", { class: "rack-tile laid", "data-troop": code, disabled: true,
-      "aria-label": `${troopName(code)} (laid down)` }, tileSvg([me, code], 38), el("span", { class: "rack-name" }, "laid"))));
+    rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k) => { st.choice.pick(code, k); renderLesson(st); } }));
 }
 
-function choiceButtons(st) {
-  const v = st.view;
-  if (!v.legal || (st.result && st.result.done)) return null;
-  const L = v.legal;
-  const act = (label, action, cls = "") => el("button", { class: `btn ${cls}`, "data-action": action, onclick: () => send(st, action) }, label);
-  return el("div", { class: "controls" },
-    L.draw ? act("Draw", "draw", "primary") : null,
-    L.use ? act("Use the effect", "use", "primary") : null,
-    L.skip ? act("Skip", "skip") : null,
-    L.recover.map(c => el("button", { class: "btn tilebtn", "data-action": `recover:${c}`, onclick: () => send(st, `recover:${c}`) },
-      tileSvg([v.seat, c], 28), `Recover ${troopName(c)}`)));
+function choices(st) {
+  if (finished(st) || !st.view.legal) return null;
+  return el("div", { class: "controls" }, choiceButtons(st.view, st.view.seat, (action) => send(st, action)));
 }
 
 function typeMove(st) {
   if (st.result && st.result.done) return null;
-  const input = el("input", { name: "move", "aria-label": "type a move", placeholder: "e.g. 7@12", autocomplete: "off" });
+  const example = st.view.legal ? st.view.legal.actions[st.view.legal.actions.length - 1] : "";
+  const input = el("input", { name: "move", "aria-label": "type a move", placeholder: example ? `e.g. ${example}` : "", autocomplete: "off" });
   return el("form", { class: "type-move", onsubmit: e => { e.preventDefault(); if (input.value.trim()) send(st, input.value.trim()); } },
     el("label", {}, "Or type a move: ", input), el("button", { class: "btn", type: "submit" }, "Play"));
 }
@@ -246,10 +189,10 @@ function renderLesson(st) {
         el("p", { class: "question", id: "question" }, lesson.question),
         lesson.goal.length ? el("p", { class: "meta" }, "Checked at the end of your move: " + lesson.goal.join("; ") + ".") : null),
       el("div", { class: "lesson-play" },
-        el("p", { class: "prompt", id: "prompt" }, done ? "" : (st.selected && view.legal
-          ? `${troopName(st.selected)}: tap a highlighted base (or tap it on your rack again to put it back).` : view.prompt)),
+        el("p", { class: "prompt", id: "prompt" }, done ? "" : (st.choice.picked && view.legal
+          ? `${troopName(st.choice.picked)}: tap a highlighted base (or tap it on your rack again to put it back).` : view.prompt)),
         rackButtons(st),
-        choiceButtons(st),
+        choices(st),
         typeMove(st),
         feedbackBox(st),
         el("div", { class: "bar" },

@@ -1,0 +1,56 @@
+"""What the page is told about the game itself: troops, special bases, terrains and the rule
+texts it shows, serialized from the rules' validated objects (never from their raw data files)."""
+from __future__ import annotations
+
+from typing import Any
+
+from toybattle.rules import SEATS, Terrain
+from toybattle.rules.powers import POWER_INFO
+from toybattle.rules.troops import COPIES, INFO, OPENING_RACK, RACK_LIMIT, SET_ASIDE, TROOPS, code, name
+
+
+def troops_json() -> dict[str, Any]:
+    """The troops (in order Skully .. Roxy, Kwak) and the army's numbers."""
+    troops = [{"code": i.code, "name": i.name, "name_fr": i.name_fr, "strength": i.strength, "effect": i.effect}
+              for i in (INFO[t] for t in TROOPS)]
+    return {"troops": troops, "copies": COPIES, "set_aside": SET_ASIDE, "rack_limit": RACK_LIMIT,
+            "opening_rack": {"first": OPENING_RACK[0], "second": OPENING_RACK[1]}}
+
+
+def powers_json() -> dict[str, dict[str, str]]:
+    """The special bases by power: name and rule text."""
+    return {k: {"name": p.name, "text": p.text} for k, p in POWER_INFO.items()}
+
+
+def terrain_json(t: Terrain) -> dict[str, Any]:
+    """A terrain as the board renderer draws it (web/js/board.js): node coordinates in percent of a
+    portrait board, blue's H.Q. at the bottom; a restricted node lists its troops by name and by code."""
+    nodes = []
+    for n in t.nodes:
+        node: dict[str, Any] = {"id": n.id, "kind": n.kind, "x": n.x, "y": n.y}
+        if n.side is not None:
+            node["side"] = SEATS[n.side]
+        if n.power:
+            node["power"] = n.power
+        if n.allowed:
+            node["allowed"] = [name(tr) for tr in TROOPS if tr in n.allowed]
+            node["allowed_codes"] = sorted(code(tr) for tr in n.allowed)
+        nodes.append(node)
+    return {"id": t.id, "name": t.name, "name_fr": t.name_fr,
+            "objective": {"blue": t.objective[0], "red": t.objective[1]}, "nodes": nodes,
+            "paths": [list(p) for p in t.paths],
+            "regions": [{"id": r.id, "bases": list(r.bases), "medals": r.medals,
+                         "medal_spots": [list(s) for s in r.medal_spots]} for r in t.regions]}
+
+
+def rule_texts() -> dict[str, str]:
+    """The rules the page's cards state, in words (the page writes none itself)."""
+    return {
+        "own_hq": "Your H.Q.: the start of every connection. You can never place a troop here.",
+        "enemy_hq": "The enemy H.Q.: place a troop here, with a path from your H.Q., and you win at once.",
+        "first_game_power": "no effect in a first game.",
+        "region": "Occupy every one of them at the same moment to take its medals; they stay yours.",
+        "laid": "Laid face down by a tank: it stands back up at the end of your turn.",
+        "army": f"Each army has {COPIES} of each. You may cover an enemy troop only with a strictly stronger "
+                "one; Kwak breaks that rule both ways.",
+    }

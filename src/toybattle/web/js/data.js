@@ -1,0 +1,33 @@
+// What the server says about the game itself (/api/meta: troops, special bases, terrains, rule texts)
+// and the terrains' boards, fetched once per page.
+
+const cache = { meta: null, terrains: {} };
+
+/** GET (or POST `body` as JSON) and parse; an error reply throws its one-line message. */
+export async function getJSON(url, body) {
+  const opts = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(url, opts);
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+export async function getMeta() {
+  if (!cache.meta) cache.meta = await getJSON("/api/meta");
+  return cache.meta;
+}
+
+/** The meta loaded so far (after `await getMeta()`). */
+export const meta = () => cache.meta;
+
+// The promise is kept, not its result: views that arrive together then resolve in arrival order.
+export function getTerrain(id) {
+  if (!cache.terrains[id]) {
+    cache.terrains[id] = getJSON(`/api/terrains/${id}`).catch((e) => { delete cache.terrains[id]; throw e; });
+  }
+  return cache.terrains[id];
+}
+
+export function troop(code) { return cache.meta && cache.meta.troops.troops.find((t) => t.code === code); }
+export function troopName(code) { const t = troop(code); return t ? t.name : "?"; }
+export function terrainInfo(id) { return cache.meta.terrains.find((t) => t.id === id); }

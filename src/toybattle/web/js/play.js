@@ -1,0 +1,337 @@
+// The play screen: one game over the websocket (net.js). Its parts are drawn separately (board,
+// strips, prompt, buttons, rack, side panel), and every tap is looked up in the view (choice.js):
+// the page sends only action texts the server gave it.
+import { drawBoard, tileSvg } from "./board.js";
+import { $, h, fill, svgEl, badge, other } from "./dom.js";
+import { getMeta, getTerrain, troop, terrainInfo } from "./data.js";
+import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
+import { Choice, choiceButtons } from "./choice.js";
+import { rackTiles } from "./rack.js";
+import { seatStrip } from "./strip.js";
+import { openSheet, closeSheet } from "./sheet.js";
+import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteSheet } from "./overlays.js";
+import { reopenRoom } from "./rooms.js";
+import { saved } from "./saved.js";
+import { GameSocket } from "./net.js";
+
+const app = () => $("#app");
+
+export class PlayScreen {
+  constructor(id, entry) {
+    this.id = id;
+    this.entry = entry;
+    this.kind = entry.kind;
+    this.view = null;
+    this.choice = new Choice();
+    this.hintNode = null;
+    this.card = null;
+    this.lastFx = 0;
+    this.covered = false;
+    this.seat = Object.keys(entry.tokens)[0];
+    this.build();
+    this.sock = new GameSocket({
+      game: id, token: entry.tokens[this.seat],
+      onView: (v) => this.onView(v),
+      onError: (m) => this.toast(m),
+      onRematch: (m) => this.onRematch(m),
+      onHint: (m) => this.onHint(m),
+      onStatus: (s) => this.root.classList.toggle("offline", s === "offline"),
+    });
+  }
+
+  close() { this.closed = true; this.sock.close(); closeSheet(); }
+
+  build() {
+    document.body.className = "page-play";
+    const root = h("div", { class: "play", id: "play" });
+    this.root = root;
+    root.append(
+      h("header", { class: "topbar" },
+        h("a", { class: "btn ghost", href: "#/", "aria-label": "Home", id: "home-btn" }, "◀"),
+        h("div", { class: "title", id: "title" }, ""),
+        h("button", { class: "btn ghost", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
+        h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, "Log"),
+        h("button", { class: "btn ghost", id: "menu-btn", "aria-label": "More", onclick: () => this.showMenu() }, "⋯")),
+      h("div", { class: "strip opp", id: "opp" }),
+      h("div", { class: "table" },
+        h("div", { class: "board-wrap" },
+          this.svg = svgEl({ id: "board", role: "img", "aria-label": "The board" }))),
+      h("div", { class: "ticker", id: "ticker", "aria-live": "polite" }),
+      h("aside", { class: "side" },
+        h("div", { class: "side-card", id: "side-card" }),
+        h("div", { class: "side-discard", id: "side-discard" }),
+        h("div", { class: "side-log", id: "side-log" })),
+      h("div", { class: "dock" },
+        h("div", { class: "toast hidden", id: "toast", role: "alert" }),
+        h("div", { class: "card-pop hidden", id: "card-pop" }),
+        h("div", { class: "prompt", id: "prompt" }, "Connecting…"),
+        h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
+        h("div", { class: "rack", id: "rack", "aria-label": "Your rack" })));
+    fill(app(), root);
+  }
+
+  // -------------------------------------------------------------- incoming
+
+  async onView(v) {
+    if (this.closed) return;
+    const seq = this.viewSeq = (this.viewSeq || 0) + 1;
+    if (v.waiting) { this.showWaiting(v); return; }
+    v.log = v.log || [];
+    v.players = v.players || {};
+    if (v.game && v.game.error) this.toast(v.game.error);
+    const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat || this.view.over !== v.over ||
+      !v.legal;
+    const prevSeat = this.view && this.view.seat;
+    this.terrain = await getTerrain(v.terrain);
+    if (this.closed || seq !== this.viewSeq) return;  // a newer view arrived while this one waited
+    this.view = v;
+    this.seat = v.seat;
+    const waiting = $("#waiting", this.root);
+    if (waiting) waiting.remove();
+    if (fresh) { this.choice.reset(); this.hintNode = null; if (isHint(this.card)) this.card = null; }
+    if (this.kind === "hotseat" && !v.over && v.actor && v.actor !== v.seat) {
+      // the turn passed: cover the screen before the other player's rack is shown
+      this.cover(v.actor);
+    } else if (this.covered && v.seat === (v.actor || v.seat)) {
+      this.uncover();
+    }
+    const newEntries = v.log.filter((e) => e.n > this.lastFx);
+    const fx = prevSeat === v.seat ? newEntries.map((e) => e.fx) : [];
+    this.lastFx = v.log.length ? v.log[v.log.length - 1].n : 0;
+    this.render(fx);
+    if (v.over) this.showEnd(); else $("#endscreen") && $("#endscreen").remove();
+  }
+
+  onHint(m) {
+    if (!this.view || m.ply !== this.view.ply) return;
+    const place = this.choice.placementOf(this.view, m.action);
+    if (place) {  // show the hinted placement: its troop picked, its base marked
+      this.choice.reset();
+      this.choice.pick(place.code, this.view.rack.indexOf(place.code));
+      this.hintNode = place.node;
+      this.render();
+    }
+    this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, `Hint: ${m.action}`), h("p", {}, m.reason)));
+  }
+
+  showWaiting(v) {
+    const code = (v.game && v.game.code) || this.entry.code || "";
+    const error = v.game && v.game.error;
+    const status = error ? h("p", { class: "error", id: "room-status" }, error) : null;
+    // a closed room waits for nobody: say why, and offer the way on
+    const next = !error ? null : this.entry.room
+      ? h("button", { class: "btn primary", id: "btn-new-room", onclick: () => reopenRoom(this.entry.room, (m) => { status.textContent = m; }) }, "Open a new room")
+      : h("a", { class: "btn primary", href: "#/", id: "btn-new-room" }, "Home");
+    fill($("#prompt"), h("span", {}, error || "Waiting for your friend to join the room…"));
+    $("#prompt").classList.toggle("error", !!error);
+    const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, "Room code"),
+      h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
+      error ? null : h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
+      status, next);
+    const wrap = $(".board-wrap", this.root);
+    const old = $("#waiting", this.root);
+    if (old) old.remove();
+    wrap.appendChild(box);
+  }
+
+  onRematch(m) {
+    saved.put(m.game, { kind: this.kind, tokens: m.tokens, created: Date.now(), host: !!this.entry.host });
+    location.hash = `#/game/${m.game}`;
+  }
+
+  // -------------------------------------------------------------- drawing
+
+  render(fx = []) {
+    const v = this.view;
+    const t = terrainInfo(v.terrain);
+    fill($("#title"), h("span", {}, t.name), h("small", {}, v.first_game ? " · first game" : ""));
+    this.renderStrip($("#opp"), other(v.seat));
+    this.renderStrip($("#me"), v.seat);
+    drawBoard(this.svg, this.terrain, v, {
+      flip: v.seat === "red", me: v.seat, targets: this.choice.targets(v), selected: this.choice.from ?? (this.choice.picked ? this.hintNode : null),
+      onTap: (id, kind) => this.tap(id, kind), onHover: (id, kind) => this.hover(id, kind), fx,
+    });
+    this.svg.dataset.ply = v.ply;
+    this.svg.dataset.actor = v.actor || "";
+    this.svg.dataset.decision = v.decision;
+    const last = v.log[v.log.length - 1];
+    $("#ticker").textContent = last ? this.words(last) : "";
+    fill($("#prompt"), ...this.promptContent());
+    $("#prompt").classList.remove("error");  // set while a room waited and failed
+    $("#prompt").classList.toggle("mine", !!v.legal);
+    $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
+    this.renderButtons();
+    this.renderRack();
+    this.renderSide();
+    this.renderCard();
+    this.root.dataset.actor = v.actor || "";
+    this.root.dataset.seat = v.seat;
+    this.root.dataset.decision = v.decision;
+    this.root.dataset.over = v.over ? "1" : "";
+  }
+
+  renderStrip(box, seat) {
+    const v = this.view;
+    seatStrip(box, v, seat, { you: seat === v.seat && this.kind !== "hotseat",
+      onCounter: (kind) => this.showCard(() => counterCard(kind, seat, this.view)), onDiscard: () => this.showDiscard() });
+  }
+
+  promptContent() {
+    const v = this.view;
+    const c = this.choice;
+    if (c.picked && v.legal) {
+      return [h("b", {}, `${troop(c.picked).name}: `), c.targets(v).length
+        ? " tap a highlighted base to place it (tap it on your rack again to put it back)."
+        : "nowhere to place it now (tap a base to see why); pick another troop."];
+    }
+    if (c.from !== null && v.legal) return [`Tap a highlighted base to move the troop on ${c.from} there (tap ${c.from} again to choose another).`];
+    const who = v.players[v.actor];
+    if (v.actor && v.actor !== v.seat && who && who.kind === "bot") return [h("span", { class: "thinking" }, `${who.name} is thinking…`)];
+    return [v.prompt];
+  }
+
+  renderButtons() {
+    const v = this.view;
+    const out = choiceButtons(v, v.seat, (action) => this.send(action));
+    if (v.can_undo) out.push(h("button", { class: "btn", id: "btn-undo", onclick: () => this.sock.undo() }, "↶ Undo"));
+    if (v.legal && this.kind !== "online") out.push(h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": "Hint",
+      onclick: () => this.sock.hint() }, "Hint"));
+    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd() }, "Result"));
+    // both players may open a room to resume the same game: either can close theirs and type the other's code
+    if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));
+    fill($("#buttons"), ...out);
+  }
+
+  async closeRoom() {
+    try {
+      const r = await fetch("/api/online/close", { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ game: this.id, token: this.entry.tokens[this.seat] }) });
+      if (!r.ok) this.toast((await r.json()).error);
+    } catch { this.toast("Cannot reach the Toy Battle server: is it still running?"); }
+  }
+
+  renderRack() {
+    const v = this.view;
+    const tiles = rackTiles(v, this.choice, { onPick: (code, k) => this.pick(code, k),
+      onLaid: (code) => this.showCard(laidCard(code, v.seat)) });
+    fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, "Your rack is empty."));
+  }
+
+  renderSide() {
+    const v = this.view;
+    const side = $("#side-discard");
+    fill(side, h("h3", {}, `Discard (${v.discard.length})`),
+      h("div", { class: "tiles" }, v.discard.map((t) => h("button", { class: "mini-tile", onclick: () => this.showCard(troopCard(t[1], t[0])),
+        "aria-label": `${t[0]} ${troop(t[1]).name}` }, tileSvg(t, 28)))));
+    const logBox = $("#side-log");
+    fill(logBox, h("h3", {}, "Game log"), this.logList(v.log.slice(-80)));
+    const list = logBox.querySelector("ol");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+
+  logList(entries) {
+    return h("ol", { class: "log" }, entries.map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, this.words(e)))));
+  }
+
+  // a line about this page's own seat is read in the second person ("You place…"), written so by the
+  // server; a hot-seat page shows both seats, so it keeps the colour names
+  words(e) { return this.kind !== "hotseat" && e.you ? e.you : e.text; }
+
+  // this.card: an element, or a function that builds it from the current view (cards about the board
+  // and the counters), so that every new view redraws them and none shows a board that has changed
+  renderCard() {
+    const pop = $("#card-pop");
+    let card = typeof this.card === "function" ? this.card() : this.card;
+    if (this.choice.picked && !isHint(card)) card = troopCard(this.choice.picked, this.view.seat);
+    if (!card) {
+      pop.classList.add("hidden"); fill(pop);
+      fill($("#side-card"), this.hovered ? this.boardCard(this.hovered.id, this.hovered.kind) : null);
+      return;
+    }
+    pop.classList.remove("hidden");
+    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; this.choice.reset(); this.render(); } }, "✕"));
+    fill($("#side-card"), card.cloneNode(true));
+  }
+
+  showCard(card) { this.card = card; this.renderCard(); }
+
+  boardCard(id, kind) {
+    return kind === "node" ? nodeCard(this.terrain, this.view, id, this.view.seat) : regionCard(this.terrain, this.view, id);
+  }
+
+  // the side card follows the pointer, and keeps the last thing pointed at (rebuilt on every view)
+  hover(id, kind) {
+    if (id === null) return;
+    this.hovered = { id, kind };
+    fill($("#side-card"), this.boardCard(id, kind));
+  }
+
+  toast(message) {
+    const t = $("#toast");
+    t.textContent = message;
+    t.classList.remove("hidden");
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => t.classList.add("hidden"), 3500);
+  }
+
+  // -------------------------------------------------------------- input
+
+  send(action) {
+    $("#toast").classList.add("hidden");
+    this.sock.act(action, this.view.ply);
+  }
+
+  pick(code, k) {
+    const v = this.view;
+    this.card = null;
+    if (!this.choice.canPick(v)) {
+      this.showCard(troopCard(code, v.seat));
+      if (v.legal) this.toast("Finish the current choice first (or skip it).");
+      return;
+    }
+    this.hintNode = null;
+    this.choice.pick(code, k);
+    this.render();
+  }
+
+  // a tap does what the view says it means: send its action, say the rule that refuses it, open a
+  // second step; otherwise it shows the card of what was tapped
+  tap(id, kind) {
+    const v = this.view;
+    const meant = kind === "node" ? this.choice.tap(v, id) : null;
+    if (meant && meant.send) { this.send(meant.send); return; }
+    if (meant && meant.refused) { this.toast(meant.refused); return; }
+    if (meant && meant.opened) { this.render(); return; }
+    this.showCard(() => this.boardCard(id, kind));
+    if (kind === "node" && this.choice.canPick(v)) this.toast("Pick a troop on your rack first, then tap where it goes.");
+  }
+
+  // -------------------------------------------------------------- overlays (overlays.js)
+
+  cover(seat) { coverFor(this, seat); }
+  uncover() { this.covered = false; const c = $("#cover"); if (c) c.remove(); }
+  showEnd() { endScreen(this); }
+  showMenu() { menuSheet(this); }
+  showLog() { openSheet("Game log", this.logList(this.view ? this.view.log : [])); }
+  showDiscard() { discardSheet(this); }
+  showHandbook() { return handbookSheet(this); }
+  showInvite() { return inviteSheet(this); }
+}
+
+/** The play screen of game `id` (null if this browser holds no key to it). */
+export async function showGame(id) {
+  await getMeta();
+  const entry = saved.get(id);
+  if (!entry || !entry.tokens || !Object.keys(entry.tokens).length) {
+    fill(app(), h("main", { class: "panel lost" }, h("h2", {}, "This game is not on this device"),
+      h("p", {}, "Only the devices that took part in a game hold its keys. Ask the host for a new join link."),
+      h("a", { class: "btn primary", href: "#/" }, "Home")));
+    return null;
+  }
+  const screen = new PlayScreen(id, entry);
+  if (entry.kind === "lan" && entry.host && !entry.invited) {
+    saved.put(id, { invited: true });
+    setTimeout(() => !screen.closed && screen.showInvite(), 300);
+  }
+  return screen;
+}

@@ -1,0 +1,22 @@
+// The seat's own rack: its tiles as buttons (picked, or stuck when it has nowhere to go), then
+// the tiles a tank laid face down.
+import { tileSvg } from "./board.js";
+import { h } from "./dom.js";
+import { troopName } from "./data.js";
+
+/** Rack buttons for `view` (its `rack` and `laid`) under `choice` (a Choice); onPick(code, k), onLaid(code). */
+export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
+  const tiles = view.rack.map((code, k) => {
+    const picked = choice.picked === code && (choice.pickedK === null || choice.pickedK === k);
+    return h("button", {
+      class: `rack-tile${picked ? " picked" : ""}${choice.stuck(view, code) ? " stuck" : ""}`,
+      "data-troop": code, "data-k": k, "aria-pressed": picked ? "true" : "false", disabled,
+      "aria-label": `${troopName(code)}${picked ? " (picked)" : ""}`, onclick: () => onPick(code, k),
+    }, tileSvg([view.seat, code], 38), h("span", { class: "rack-name" }, troopName(code)));
+  });
+  const laid = view.laid.map((code) => h("button", {
+    class: "rack-tile laid", "data-troop": code, "aria-label": `${troopName(code)}, laid face down`,
+    disabled: !onLaid || disabled, onclick: () => onLaid && onLaid(code),
+  }, tileSvg([view.seat, code], 38), h("span", { class: "rack-name" }, "laid")));
+  return [...tiles, ...laid];
+}

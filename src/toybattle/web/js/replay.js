@@ -1,0 +1,56 @@
+// The replay of a finished game, step by step, from the seat's own views.
+import { drawBoard } from "./board.js";
+import { $, h, fill, badge, medalIcon, cap, other, svgEl } from "./dom.js";
+import { getMeta, getTerrain, terrainInfo } from "./data.js";
+import { saved } from "./saved.js";
+
+const app = () => $("#app");
+
+export async function showReplay(id) {
+  await getMeta();
+  const entry = saved.get(id);
+  const token = entry && Object.values(entry.tokens || {})[0];
+  document.body.className = "page-play page-replay";
+  const r = token ? await fetch(`/api/games/${id}/replay?token=${encodeURIComponent(token)}`) : null;
+  const data = r ? await r.json() : { error: "This game is not on this device." };
+  if (!r || !r.ok) {
+    fill(app(), h("main", { class: "panel lost" }, h("h2", {}, "No replay"), h("p", {}, data.error), h("a", { class: "btn primary", href: "#/" }, "Home")));
+    return;
+  }
+  const frames = data.frames;
+  const terrain = await getTerrain(frames[0].terrain);
+  let k = frames.length - 1;
+  const svg = svgEl({ id: "board" });
+  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: k, id: "replay-slider", "aria-label": "Step" });
+  const label = h("div", { class: "prompt", id: "replay-step" });
+  const logBox = h("div", { class: "replay-log" });
+  const opp = h("div", { class: "strip opp" }), me = h("div", { class: "strip me" });
+  const show = (n, animate = true) => {
+    k = Math.max(0, Math.min(frames.length - 1, n));
+    slider.value = k;
+    const v = frames[k];
+    drawBoard(svg, terrain, v, { flip: v.seat === "red", me: v.seat, animate, onTap: () => {} });
+    label.textContent = `Step ${k} of ${frames.length - 1}` + (v.log.length ? ` — ${v.log[v.log.length - 1].text}` : " — the start");
+    for (const [box, seat] of [[opp, other(v.seat)], [me, v.seat]]) {
+      box.className = `strip ${seat}`;
+      fill(box, h("div", { class: "who" }, badge(seat), h("span", { class: "name" }, cap(seat))),
+        h("span", { class: "counter" }, medalIcon(), `${v.medals[seat]}/${v.objective[seat]}`),
+        h("span", { class: "counter" }, `rack ${v.counts[seat].rack + v.counts[seat].laid}`),
+        h("span", { class: "counter" }, `reserve ${v.counts[seat].reserve}`));
+    }
+    fill(logBox, h("ol", { class: "log" }, v.log.slice(-6).map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, e.text)))));
+  };
+  slider.addEventListener("input", () => show(Number(slider.value), false));
+  fill(app(), h("div", { class: "play replay" },
+    h("header", { class: "topbar" }, h("a", { class: "btn ghost", href: "#/" }, "◀"), h("div", { class: "title" }, `Replay · ${terrainInfo(terrain.id).name}`)),
+    opp, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg)), me,
+    h("div", { class: "dock" }, label,
+      h("div", { class: "row center replay-controls" },
+        h("button", { class: "btn", "aria-label": "First", onclick: () => show(0) }, "⏮"),
+        h("button", { class: "btn", id: "replay-prev", "aria-label": "Previous", onclick: () => show(k - 1) }, "◀"),
+        slider,
+        h("button", { class: "btn", id: "replay-next", "aria-label": "Next", onclick: () => show(k + 1) }, "▶"),
+        h("button", { class: "btn", "aria-label": "Last", onclick: () => show(frames.length - 1) }, "⏭")),
+      logBox)));
+  show(k, false);
+}

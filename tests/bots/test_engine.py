@@ -1,16 +1,33 @@
 """The engine line protocol, in process and end to end through a subprocess in the arena."""
 from __future__ import annotations
 
+import json
+import os
 import random
+import shlex
 import sys
+from pathlib import Path
 
 import pytest
+
+import toybattle
 
 from toybattle.bots.arena import FAILED, ILLEGAL, TIMEOUT, MatchSpec, referee, run_match
 from toybattle.bots.engine import Engine, EngineBot
 from toybattle.bots.players import Bot
 from toybattle.cli import main
 from toybattle.rules import State, observation, parse_action, position_text
+
+
+# The engine program, started the way a user would, from the interpreter running these tests.
+ENGINE = f"{shlex.quote(sys.executable)} -m toybattle engine"
+
+
+@pytest.fixture(autouse=True)
+def _subprocesses_import_this_checkout(monkeypatch):
+    """Engine programs started by a test import the toybattle under test, not another copy."""
+    src = str(Path(toybattle.__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])))
 
 
 def _position(seed: int = 4) -> State:
@@ -28,7 +45,7 @@ def test_a_full_session():
     s = _position()
     e = Engine("easy", seed=1)
     hello = _send(e, ["toybattle"])
-    assert hello[-1] == "toybattleok" and any(l.startswith("option level random greedy easy") for l in hello)
+    assert hello[-1] == "toybattleok" and any(x.startswith("option level random greedy easy") for x in hello)
     assert _send(e, ["isready"]) == ["readyok"]
     assert _send(e, ["level greedy", "newgame seed 3", "position"] + position_text(s).splitlines() + ["end"]) == []
     out = _send(e, ["go time 0.5"])
@@ -67,7 +84,7 @@ def test_a_bad_position_and_a_bad_go_are_reported_and_the_engine_goes_on():
 
 
 def test_engine_subcommand_end_to_end(tmp_path):
-    bot = EngineBot("toybattle engine --level easy", budget_s=1.0)
+    bot = EngineBot(f"{ENGINE} --level easy", budget_s=1.0)
     try:
         s = _position(9)
         bot.new_game()
@@ -77,11 +94,15 @@ def test_engine_subcommand_end_to_end(tmp_path):
         bot.close()
 
 
-def test_arena_plays_an_engine_program(tmp_path):
+def test_arena_plays_an_engine_program(tmp_path, capsys):
     plot = tmp_path / "run.svg"
-    code = main(["arena", "cmd:toybattle engine --level easy", "random", "--games", "2", "--json",
+    code = main(["arena", f"cmd:{ENGINE} --level easy", "random", "--games", "2", "--json",
                  "--plot", str(plot)])
     assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["forfeits"] == [] and out["games"] == 2
+    assert out["wins_a"] + out["wins_b"] == 2 and out["wins_a"] >= 1  # easy beats random
+    assert all(reason.split(": ")[1] in ("hq", "medals", "stuck") for reason in out["endings"])
     assert plot.read_text().startswith("<svg")
 
 

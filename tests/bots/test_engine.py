@@ -11,13 +11,11 @@ from pathlib import Path
 import pytest
 
 import toybattle
-
 from toybattle.bots.arena import FAILED, ILLEGAL, TIMEOUT, MatchSpec, referee, run_match
 from toybattle.bots.engine import Engine, EngineBot
 from toybattle.bots.players import Bot
 from toybattle.cli import main
 from toybattle.rules import State, observation, parse_action, position_text
-
 
 # The engine program, started the way a user would, from the interpreter running these tests.
 ENGINE = f"{shlex.quote(sys.executable)} -m toybattle engine"
@@ -112,6 +110,7 @@ def _fake_engine(tmp_path, body: str) -> str:
                       "for line in sys.stdin:\n"
                       "    w = line.split()\n"
                       "    if w and w[0] == 'toybattle': print('toybattleok', flush=True)\n"
+                      "    if w and w[0] == 'isready': print('readyok', flush=True)\n"
                       f"    if w and w[0] == 'go': {body}\n")
     return f"cmd:{sys.executable} {script}"
 
@@ -126,8 +125,8 @@ def test_a_misbehaving_engine_loses_the_game_and_the_match_goes_on(tmp_path, bod
     report = run_match(MatchSpec(_fake_engine(tmp_path, body), "random", 2, ("castle",)))
     assert len(report.deals) == 2
     for d in report.deals:
-        for won, why, text in d.games:
-            assert won == 0 and why == reason and detail in text
+        for g in d.games:
+            assert not g.a_won and g.reason == reason and detail in g.detail
 
 
 class Sleepy(Bot):
@@ -150,7 +149,8 @@ def test_a_silent_engine_runs_out_of_time(tmp_path):
         r = referee(_position(), [bot, bot], random.Random(1))
     finally:
         bot.close()
-    assert r.reason == FAILED and "in time" in r.detail
+    assert r.reason == TIMEOUT and "in time" in r.detail
+    assert bot.proc is None  # stopped, so a late answer cannot reach the next game
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -170,7 +170,8 @@ def test_bad_options_are_one_clear_line(capsys, argv, message):
 
 def test_an_engine_that_cannot_start_loses_cleanly():
     report = run_match(MatchSpec("cmd:/nonexistent/engine", "random", 1, ("castle",)))
-    assert report.deals[0].games[0][1] == FAILED and "cannot start" in report.deals[0].games[0][2]
+    game = report.deals[0].games[0]
+    assert game.reason == FAILED and "cannot start" in game.detail
 
 
 def test_hint_command(tmp_path, capsys):

@@ -14,7 +14,7 @@ import pytest
 import toybattle
 from toybattle.bots import level, make_bot
 from toybattle.bots.arena import MatchSpec, deal_seed, referee, run_match
-from toybattle.bots.engine import Engine, EngineBot, decision_subject
+from toybattle.bots.engine import BotFailure, Engine, EngineBot, decision_subject
 from toybattle.bots.players import SearchBot
 from toybattle.cli import main
 from toybattle.rules import State, observation, parse_action, parse_record, position_text
@@ -206,3 +206,18 @@ def test_bad_arena_options_are_one_clear_line(capsys, argv, message):
     assert main(["arena", "greedy", "random", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_an_engine_that_never_gets_ready_is_stopped_and_loses_cleanly(tmp_path):
+    script = tmp_path / "deaf.py"
+    script.write_text("import sys\n"
+                      "for line in sys.stdin:\n"
+                      "    if line.split() == ['toybattle']: print('id name deaf', flush=True); "
+                      "print('toybattleok', flush=True)\n")
+    bot = EngineBot(f"{sys.executable} {script}", startup_s=0.5)
+    try:
+        with pytest.raises(BotFailure, match=r"no 'readyok' within 0\.5 s"):
+            bot.new_game(1)
+        assert bot.proc is None and bot.name == "deaf"  # stopped, not reused half-started
+    finally:
+        bot.close()

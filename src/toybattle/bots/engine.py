@@ -11,7 +11,7 @@ import select
 import shlex
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from ..rules import NotationError, State, action_text, observation, parse_action, parse_position, position_text
@@ -229,13 +229,24 @@ class EngineBot(Bot):
             raise BotFailure(f"cannot start {args[0]!r}: {e.strerror or e}") from None
         self._buf = b""
         self._send(["toybattle"])
-        deadline = time.monotonic() + self.startup_s
-        while (line := self._readline(deadline)) != "toybattleok":
-            words = line.split()
-            if words[:2] == ["id", "name"] and len(words) > 2:
-                self.id_name = " ".join(words[2:])
-            elif words[:2] == ["option", "extras"]:
-                self.extras = tuple(w for w in words[2:] if w in EXTRAS)
+        with self._stopped_on_failure(f"no 'toybattleok' within {self.startup_s:g} s of 'toybattle'"):
+            deadline = time.monotonic() + self.startup_s
+            while (line := self._readline(deadline)) != "toybattleok":
+                words = line.split()
+                if words[:2] == ["id", "name"] and len(words) > 2:
+                    self.id_name = " ".join(words[2:])
+                elif words[:2] == ["option", "extras"]:
+                    self.extras = tuple(w for w in words[2:] if w in EXTRAS)
+
+    @contextlib.contextmanager
+    def _stopped_on_failure(self, late: str) -> Iterator[None]:
+        """Stop the program if the block fails (a half-started engine is not reused); ``late``
+        explains a timeout."""
+        try:
+            yield
+        except BotFailure as e:
+            self.close_now()
+            raise BotFailure(late if isinstance(e, BotTimeout) else str(e)) from None
 
     def close(self) -> None:
         proc, self.proc = self.proc, None
@@ -256,9 +267,10 @@ class EngineBot(Bot):
         self._last_place = None
         # 'isready' ends whatever an earlier game left unread (a late answer, an error about 'gameover')
         self._send(["newgame" if seed is None else f"newgame seed {seed}", "isready"])
-        deadline = time.monotonic() + self.startup_s
-        while self._readline(deadline) != "readyok":
-            pass
+        with self._stopped_on_failure(f"no 'readyok' within {self.startup_s:g} s of 'isready'"):
+            deadline = time.monotonic() + self.startup_s
+            while self._readline(deadline) != "readyok":
+                pass
 
     def game_over(self, winner: int, reason: str, seat: int) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -268,6 +280,7 @@ class EngineBot(Bot):
 
     def choose(self, obs: State, budget_s: float | None = None) -> int:
         budget = self.budget_s if budget_s is None else budget_s
+        self.last_info = {}
         if self.proc is None:
             self.start()
         lines = ["position"] + position_text(obs).splitlines() + self.extra_lines(obs) + ["end", f"go time {budget:g}"]

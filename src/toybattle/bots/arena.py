@@ -11,6 +11,7 @@ import os
 import random
 import signal
 import statistics
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Generator
@@ -211,7 +212,7 @@ def _record(terrain: str, first_game: bool, seed: int, players: list[Bot], r: Ga
 
 # ---------------------------------------------------------------- running a match
 
-@dataclass
+@dataclass(frozen=True)
 class MatchSpec:
     bot_a: str
     bot_b: str
@@ -222,6 +223,7 @@ class MatchSpec:
     workers: int = 1
     engine_time_s: float = 1.0  # per-decision budget of cmd: engines
     engine_log: str | None = None  # a directory for the engines' standard error
+    cluster: str | None = None  # a Dask scheduler's address: its workers play the deals (``workers`` unused)
 
     def jobs(self) -> list[tuple[int, str, bool, int]]:
         return [(k, self.terrains[k % len(self.terrains)], self.first_game, self.seed) for k in range(self.deals)]
@@ -253,6 +255,9 @@ def _run_deal(job: tuple[int, str, bool, int]) -> DealResult:
 def run_deals(spec: MatchSpec) -> Generator[DealResult, None, None]:
     """Deal results in order; stop iterating to stop the match (workers are shut down)."""
     jobs = spec.jobs()
+    if spec.cluster:
+        yield from _cluster_deals(spec, jobs)
+        return
     if spec.workers <= 1:
         _init_worker(spec)
         try:
@@ -268,6 +273,43 @@ def run_deals(spec: MatchSpec) -> Generator[DealResult, None, None]:
     finally:
         pool.terminate()
         pool.join()
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used (the optional extra is missing, or the scheduler cannot be reached)."""
+
+
+def _cluster_deals(spec: MatchSpec, jobs: list[tuple[int, str, bool, int]]) -> Generator[DealResult, None, None]:
+    """Deals played by the workers of the Dask cluster at ``spec.cluster``, yielded in order.
+    Every game reseeds its bots, so which worker plays a deal does not change its result."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask's distributed: pip install 'toybattle[cluster]'") from None
+    dask: Any = distributed  # it has no type annotations
+    try:
+        client = dask.Client(spec.cluster, timeout=10)
+    except (OSError, ValueError) as e:  # refused, timed out, or an address it cannot read
+        raise ClusterError(f"cannot reach the cluster at {spec.cluster}: {e}") from None
+    futures = client.map(_cluster_deal, jobs, spec=spec, pure=False)
+    try:
+        for f in futures:
+            yield f.result()
+    finally:
+        client.cancel(futures)
+        client.close()
+
+
+_cluster_bots: dict[tuple[MatchSpec, int], tuple[Bot, Bot]] = {}
+
+
+def _cluster_deal(job: tuple[int, str, bool, int], spec: MatchSpec) -> DealResult:
+    """On a cluster worker: one deal, with bots kept per match and thread (an engine program is
+    started once, not once per deal)."""
+    key = (spec, threading.get_ident())
+    if key not in _cluster_bots:
+        _cluster_bots[key] = spec.bots()
+    return play_deal(_cluster_bots[key], *job)
 
 
 def _close_worker_bots() -> None:

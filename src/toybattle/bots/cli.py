@@ -14,7 +14,7 @@ from typing import Any
 from ..cli import UserError
 from ..rules import SEATS, TERRAIN_IDS, NotationError, action_text, observation, parse_position
 from . import DEFAULT_LEVEL, LEVEL_NAMES, UnknownLevel, level, make_bot
-from .arena import DealResult, MatchReport, MatchSpec, plot_svg, run_match
+from .arena import ClusterError, DealResult, MatchReport, MatchSpec, plot_svg, run_match
 from .engine import serve
 from .stats import elo, score_interval
 
@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--terrain", default="castle", help="a terrain id or 'all' (cycled deal by deal)")
     p.add_argument("--mode", default="standard", choices=("standard", "first-game"))
     p.add_argument("--workers", type=int, default=1, help="processes playing deals at once (default 1)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="play the deals on the workers of the Dask cluster whose "
+                   "scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786; needs toybattle[cluster]); "
+                   "same results as a local run")
     p.add_argument("--sprt", metavar="ELO0,ELO1", help="stop when the sequential test decides between "
                    "'A is ELO0 stronger' and 'A is ELO1 stronger' (5%% errors)")
     p.add_argument("--seed", type=int, default=1, help="the deals' seed, also sent to engines (default 1)")
@@ -111,8 +114,10 @@ def _match_spec(args: argparse.Namespace) -> MatchSpec:
         raise UserError("--workers must be at least 1")
     if not 0 < args.time < math.inf:
         raise UserError(f"--time must be a number of seconds above 0, not {args.time:g}")
+    if args.cluster is not None and not args.cluster.strip():
+        raise UserError("--cluster needs the scheduler's address, e.g. tcp://10.0.0.5:8786")
     return MatchSpec(a, b, (args.games + 1) // 2, _terrains(args.terrain), args.mode == "first-game", args.seed,
-                     args.workers, args.time, _writable_dir(args.engine_log, "--engine-log"))
+                     args.workers, args.time, _writable_dir(args.engine_log, "--engine-log"), args.cluster)
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -125,7 +130,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UserError(f"cannot write {args.plot}: {e.strerror or e}") from None
     signal.signal(signal.SIGTERM, _interrupt)  # a TERM (e.g. kill) still prints the deals played so far
-    report = _run_with_progress(spec, sprt, records)
+    try:
+        report = _run_with_progress(spec, sprt, records)
+    except ClusterError as e:
+        raise UserError(str(e)) from None
     if not report.deals:
         raise UserError("stopped before the first deal was played")
     if args.plot:

@@ -14,7 +14,7 @@ import pytest
 import toybattle
 from toybattle.bots import level, make_bot
 from toybattle.bots.arena import MatchSpec, deal_seed, referee, run_match
-from toybattle.bots.engine import BotFailure, Engine, EngineBot, decision_subject
+from toybattle.bots.engine import BotFailure, Engine, EngineBot, decision_subject, engine_seed
 from toybattle.bots.players import SearchBot
 from toybattle.cli import main
 from toybattle.rules import State, observation, parse_action, parse_record, position_text
@@ -56,7 +56,8 @@ def test_an_engine_in_shell_plays_a_match_with_every_option(tmp_path):
     told = log.read_text().splitlines()
     seeds = [deal_seed(5, k) for k in (0, 1)]
     assert [x for x in told if x.startswith("newgame")] == [
-        f"newgame seed {s * 4 + a_seat * 2 + a_seat}" for s in seeds for a_seat in (0, 1)]
+        f"newgame seed {engine_seed(s * 4 + a_seat * 2 + a_seat)}" for s in seeds for a_seat in (0, 1)]
+    assert not {str(s) for s in seeds} & {x.split()[-1] for x in told if x.startswith("newgame")}
     assert any(x.startswith("legal ") for x in told) and "go time 0.5" in told
     overs = [x for x in told if x.startswith("gameover")]
     assert len(overs) == 4 and all(x.split()[1::2] == ["winner", "reason", "seat"] for x in overs)

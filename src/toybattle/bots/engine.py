@@ -5,6 +5,7 @@ for any program that speaks it (``cmd:COMMAND``).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 import os
 import select
@@ -266,7 +267,7 @@ class EngineBot(Bot):
             self.start()
         self._last_place = None
         # 'isready' ends whatever an earlier game left unread (a late answer, an error about 'gameover')
-        self._send(["newgame" if seed is None else f"newgame seed {seed}", "isready"])
+        self._send(["newgame" if seed is None else f"newgame seed {engine_seed(seed)}", "isready"])
         with self._stopped_on_failure(f"no 'readyok' within {self.startup_s:g} s of 'isready'"):
             deadline = time.monotonic() + self.startup_s
             while self._readline(deadline) != "readyok":
@@ -355,6 +356,12 @@ class EngineBot(Bot):
                 self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         return line.decode("utf-8", "replace").strip()
+
+
+def engine_seed(game_seed: int) -> int:
+    """The seed an engine program is sent for a game: the same for the same game seed, but not the
+    game seed itself, from which the deal (every hidden tile) could be computed."""
+    return int.from_bytes(hashlib.sha256(f"toybattle engine seed {game_seed}".encode()).digest()[:6], "big")
 
 
 def decision_subject(obs: State, last_place: tuple[int, int] | None) -> str:

@@ -36,10 +36,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "same results as a local run")
     p.add_argument("--sprt", metavar="ELO0,ELO1", help="stop when the sequential test decides between "
                    "'A is ELO0 stronger' and 'A is ELO1 stronger' (5%% errors)")
-    p.add_argument("--seed", type=int, default=1, help="the deals' seed, also sent to engines (default 1)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="the deals' seed; engines are sent seeds derived from it (default 1)")
     p.add_argument("--time", type=float, default=1.0, metavar="SECONDS",
-                   help="per-decision budget of cmd: engines (default 1); an answer later than twice it plus "
-                   "1 s loses on time")
+                   help="per-decision budget of cmd: engines (default 1; built-in levels keep their own); an "
+                   "answer later than twice it plus 1 s loses on time")
     p.add_argument("--records", metavar="DIR", help="write every game as a record (.tbr) into DIR")
     p.add_argument("--engine-log", metavar="DIR", help="keep the standard error of cmd: engines in DIR")
     p.add_argument("--json", action="store_true", help="print the result as JSON (with every deal)")

@@ -293,8 +293,12 @@ def _cluster_deals(spec: MatchSpec, jobs: list[tuple[int, str, bool, int]]) -> G
         raise ClusterError(f"cannot reach the cluster at {spec.cluster}: {e}") from None
     futures = client.map(_cluster_deal, jobs, spec=spec, pure=False)
     try:
-        for f in futures:
-            yield f.result()
+        for (index, *_), f in zip(jobs, futures, strict=True):
+            try:
+                result: DealResult = f.result()
+            except Exception as e:  # a worker lost, the scheduler gone: one line for the user
+                raise ClusterError(f"the cluster could not play deal {index}: {type(e).__name__}: {e}") from None
+            yield result
     finally:
         client.cancel(futures)
         client.close()

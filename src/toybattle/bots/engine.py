@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from ..rules import NotationError, State, action_text, observation, parse_action, parse_position, position_text
+from ..rules import SEATS, NotationError, State, action_text, observation, parse_action, parse_position, position_text
 from ..rules import actions as A
 from ..rules.notation import POSITION_HEADER
 from ..rules.state import ENDINGS, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE
@@ -24,10 +24,8 @@ from . import DEFAULT_LEVEL, LEVEL_NAMES, UnknownLevel, make_bot
 from .players import Bot, time_limit
 
 PROTOCOL_VERSION = 1
-COMMANDS = ("toybattle", "isready", "level", "newgame", "position", "go", "hint", "gameover", "quit")
 EXTRAS = ("legal", "about")  # lines an engine may ask to find in every position block (docs/engine-protocol.md)
 ILLEGAL, TIMEOUT, FAILED = FORFEITS = ("illegal", "time", "failed")  # how a game is lost by breaking the match's rules
-SEAT_WORDS = ("blue", "red")
 
 
 class ProtocolError(Exception):
@@ -66,7 +64,7 @@ class Engine:
             word, _, rest = text.partition(" ")
             command = self._commands.get(word)
             if command is None:
-                raise ProtocolError(f"unknown command {word!r} (expected one of: {', '.join(COMMANDS)})")
+                raise ProtocolError(f"unknown command {word!r} (expected one of: {', '.join(self._commands)})")
             return command(rest.strip())
         except ProtocolError as e:
             return [f"error {e}"]
@@ -157,8 +155,8 @@ class Engine:
 
     def _cmd_gameover(self, rest: str) -> list[str]:
         words = rest.split(" ")
-        if (len(words) != 6 or words[0::2] != ["winner", "reason", "seat"] or words[1] not in SEAT_WORDS
-                or words[3] not in ENDINGS + FORFEITS or words[5] not in SEAT_WORDS):
+        if (len(words) != 6 or words[0::2] != ["winner", "reason", "seat"] or words[1] not in SEATS
+                or words[3] not in ENDINGS + FORFEITS or words[5] not in SEATS):
             raise ProtocolError(f"bad gameover line {rest!r} (expected: gameover winner blue|red "
                                 f"reason {'|'.join(ENDINGS + FORFEITS)} seat blue|red)")
         self.obs = None
@@ -277,7 +275,7 @@ class EngineBot(Bot):
         if self.proc is not None and self.proc.poll() is None:
             # if it stopped after its last move, the next game starts it again
             with contextlib.suppress(BotFailure):
-                self._send([f"gameover winner {SEAT_WORDS[winner]} reason {reason} seat {SEAT_WORDS[seat]}"])
+                self._send([f"gameover winner {SEATS[winner]} reason {reason} seat {SEATS[seat]}"])
 
     def choose(self, obs: State, budget_s: float | None = None) -> int:
         budget = self.budget_s if budget_s is None else budget_s
@@ -376,4 +374,4 @@ def decision_subject(obs: State, last_place: tuple[int, int] | None) -> str:
     else:
         return ""
     top = obs.stacks[i][-1] if obs.stacks[i] else 0
-    return f"{obs.b.ids[i]} {SEAT_WORDS[top >> 4][0]}{code(top & 15)}" if top else str(obs.b.ids[i])
+    return f"{obs.b.ids[i]} {SEATS[top >> 4][0]}{code(top & 15)}" if top else str(obs.b.ids[i])

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import random
 import statistics
 import time
+from typing import Any
 
 from .cli import UserError
 from .rules import (
@@ -24,7 +26,7 @@ from .rules import (
 from .rules.state import DECISION_NAMES
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a game record and print the final position")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print JSON (shape in docs/notation.md)")
@@ -39,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="measure the rules engine on one core")
     p.add_argument("--seconds", type=float, default=3.0, help="time per measurement round (default 3)")
     p.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported (default 5)")
+    p.add_argument("--mix", action="store_true", help="cycle through all terrains and both modes instead of "
+                   "Castle Field, standard mode")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
 
@@ -51,7 +55,7 @@ def _read(path: str) -> str:
         raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
-def summary(s: State) -> dict:
+def summary(s: State) -> dict[str, Any]:
     """The final-position summary of ``toybattle replay --json``."""
     b = s.b
     return {
@@ -81,7 +85,7 @@ _HOW = {"hq": "captured the enemy H.Q.", "medals": "reached the medal objective"
         "stuck": "the other player could not act", "conceded": "the other player conceded"}
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = parse_record(_read(args.file))
         s = record.replay()
@@ -100,23 +104,24 @@ def cmd_replay(args) -> int:
         print(f"not over: {s.describe_decision()}")
     print(f"terrain {out['terrain']} ({out['mode']}), {out['actions']} actions")
     for x in SEATS:
-        print(f"{x}: {out['medals'][x]}/{out['objective'][x]} medals, rack {out['rack'][x]}, reserve {out['reserve'][x]}")
+        print(f"{x}: {out['medals'][x]}/{out['objective'][x]} medals, rack {out['rack'][x]}, "
+              f"reserve {out['reserve'][x]}")
     for node, st in out["stacks"].items():
         print(f"  {node:>3}: " + ", ".join(st) + "  (bottom to top)")
     print("discard: " + (", ".join(out["discard"]) or "empty"))
     return 0
 
 
-def cmd_legal(args) -> int:
+def cmd_legal(args: argparse.Namespace) -> int:
     try:
         s = parse_position(_read(args.file))
     except NotationError as e:
         raise UserError(f"{args.file}: {e}") from None
     acts = s.legal_actions()
-    rows = [{"action": action_text(a, s.b), "means": describe_action(a, s.b)} for a in acts]
+    rows: list[dict[str, Any]] = [{"action": action_text(a, s.b), "means": describe_action(a, s.b)} for a in acts]
     if s.is_chance:
         probs = dict(s.chance_outcomes())
-        for r, a in zip(rows, acts):
+        for r, a in zip(rows, acts, strict=True):
             r["probability"] = probs[a]
     if args.json:
         print(json.dumps({"decision": DECISION_NAMES[s.decision], "deciding": s.describe_decision(),
@@ -131,7 +136,7 @@ def cmd_legal(args) -> int:
     return 0
 
 
-def terrain_rows() -> list[dict]:
+def terrain_rows() -> list[dict[str, Any]]:
     rows = []
     for tid in TERRAIN_IDS:
         try:
@@ -139,19 +144,20 @@ def terrain_rows() -> list[dict]:
         except TerrainError as e:
             raise UserError(str(e)) from None
         special = {str(n.id): (n.power or "restricted: " + "/".join(
-            sorted(("Kwak" if x == 8 else str(x)) for x in n.allowed))) for n in t.nodes if n.power or n.allowed}
+            sorted(("Kwak" if x == 8 else str(x)) for x in n.allowed or ()))) for n in t.nodes if n.power or n.allowed}
         rows.append({"id": t.id, "name": t.name, "objective": {"blue": t.objective[0], "red": t.objective[1]},
                      "hq": {"blue": len(t.hqs(0)), "red": len(t.hqs(1))}, "bases": len(t.bases),
                      "paths": len(t.paths), "regions": len(t.regions), "medals": t.medals, "special": special})
     return rows
 
 
-def cmd_terrains(args) -> int:
+def cmd_terrains(args: argparse.Namespace) -> int:
     rows = terrain_rows()
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print(f"{'id':<12}{'name':<18}{'goal':>5}{'H.Q.':>6}{'bases':>7}{'paths':>7}{'regions':>9}{'medals':>8}  special bases")
+    print(f"{'id':<12}{'name':<18}{'goal':>5}{'H.Q.':>6}{'bases':>7}{'paths':>7}{'regions':>9}{'medals':>8}"
+          "  special bases")
     for r in rows:
         sp = ", ".join(f"{k} {v}" for k, v in r["special"].items()) or "none"
         print(f"{r['id']:<12}{r['name']:<18}{r['objective']['blue']:>2}/{r['objective']['red']:<2}"
@@ -168,7 +174,18 @@ def random_game(seed: int, terrain: str, first_game: bool, rng: random.Random) -
     return s.ply
 
 
-def bench(seconds: float, rounds: int) -> dict:
+def build() -> str:
+    """Which build of the rules core runs: a compiled extension module, or the pure-Python source."""
+    from .rules import state
+    return "pure Python" if (state.__file__ or "").endswith(".py") else "compiled"
+
+
+def bench(seconds: float, rounds: int, mix: bool = False) -> dict[str, Any]:
+    """Random full games and legal-action listings per second: on Castle Field in standard mode,
+    or (``mix``) cycling through every terrain and both modes."""
+    def game_kind(k: int) -> tuple[str, bool]:
+        return (TERRAIN_IDS[k % len(TERRAIN_IDS)], k % 2 == 1) if mix else ("castle", False)
+
     rng = random.Random(1)
     games, listings = [], []
     seed = 0
@@ -176,13 +193,13 @@ def bench(seconds: float, rounds: int) -> dict:
         n = 0
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
-            random_game(seed, TERRAIN_IDS[seed % len(TERRAIN_IDS)], seed % 2 == 1, rng)
+            random_game(seed, *game_kind(seed), rng)
             seed += 1
             n += 1
         games.append(n / (time.perf_counter() - t0))
     positions = []
     for k in range(200):  # a fixed sample of mid-game positions
-        s = State.new(TERRAIN_IDS[k % len(TERRAIN_IDS)], seed=10_000 + k)
+        s = State.new(*game_kind(k), seed=10_000 + k)
         for _ in range(rng.randrange(5, 40)):
             if s.over:
                 break
@@ -197,19 +214,22 @@ def bench(seconds: float, rounds: int) -> dict:
                 s.legal_actions()
             n += len(positions)
         listings.append(n / (time.perf_counter() - t0))
+    where = "all 9 terrains and both modes in turn" if mix else "Castle Field, standard mode"
     return {"random_games_per_s": round(statistics.median(games), 1),
             "legal_listings_per_s": round(statistics.median(listings)),
-            "rounds": rounds, "seconds_per_round": seconds,
-            "method": "median over rounds; random games cycle through all 9 terrains, both modes"}
+            "rounds": rounds, "seconds_per_round": seconds, "build": build(),
+            "python": platform.python_version(), "games": "mix" if mix else "castle standard",
+            "method": f"median over rounds; random games on {where}"}
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0 or args.rounds < 1:
         raise UserError("--seconds must be > 0 and --rounds >= 1")
-    r = bench(args.seconds, args.rounds)
+    r = bench(args.seconds, args.rounds, args.mix)
     if args.json:
         print(json.dumps(r, indent=1))
     else:
+        print(f"build: {r['build']} (Python {r['python']})")
         print(f"random full games per second: {r['random_games_per_s']}")
         print(f"legal-action listings per second: {r['legal_listings_per_s']}")
         print(f"({r['method']}; {r['rounds']} rounds of {r['seconds_per_round']} s, one core)")

@@ -1,16 +1,31 @@
 """The engine line protocol, in process and end to end through a subprocess in the arena."""
 from __future__ import annotations
 
+import json
+import os
 import random
+import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
+import toybattle
 from toybattle.bots.arena import FAILED, ILLEGAL, TIMEOUT, MatchSpec, referee, run_match
 from toybattle.bots.engine import Engine, EngineBot
 from toybattle.bots.players import Bot
 from toybattle.cli import main
 from toybattle.rules import State, observation, parse_action, position_text
+
+# The engine program, started the way a user would, from the interpreter running these tests.
+ENGINE = f"{shlex.quote(sys.executable)} -m toybattle engine"
+
+
+@pytest.fixture(autouse=True)
+def _subprocesses_import_this_checkout(monkeypatch):
+    """Engine programs started by a test import the toybattle under test, not another copy."""
+    src = str(Path(toybattle.__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])))
 
 
 def _position(seed: int = 4) -> State:
@@ -28,7 +43,7 @@ def test_a_full_session():
     s = _position()
     e = Engine("easy", seed=1)
     hello = _send(e, ["toybattle"])
-    assert hello[-1] == "toybattleok" and any(l.startswith("option level random greedy easy") for l in hello)
+    assert hello[-1] == "toybattleok" and any(x.startswith("option level random greedy easy") for x in hello)
     assert _send(e, ["isready"]) == ["readyok"]
     assert _send(e, ["level greedy", "newgame seed 3", "position"] + position_text(s).splitlines() + ["end"]) == []
     out = _send(e, ["go time 0.5"])
@@ -67,7 +82,7 @@ def test_a_bad_position_and_a_bad_go_are_reported_and_the_engine_goes_on():
 
 
 def test_engine_subcommand_end_to_end(tmp_path):
-    bot = EngineBot("toybattle engine --level easy", budget_s=1.0)
+    bot = EngineBot(f"{ENGINE} --level easy", budget_s=1.0)
     try:
         s = _position(9)
         bot.new_game()
@@ -77,11 +92,15 @@ def test_engine_subcommand_end_to_end(tmp_path):
         bot.close()
 
 
-def test_arena_plays_an_engine_program(tmp_path):
+def test_arena_plays_an_engine_program(tmp_path, capsys):
     plot = tmp_path / "run.svg"
-    code = main(["arena", "cmd:toybattle engine --level easy", "random", "--games", "2", "--json",
+    code = main(["arena", f"cmd:{ENGINE} --level easy", "random", "--games", "2", "--json",
                  "--plot", str(plot)])
     assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["forfeits"] == [] and out["games"] == 2
+    assert out["wins_a"] + out["wins_b"] == 2 and out["wins_a"] >= 1  # easy beats random
+    assert all(reason.split(": ")[1] in ("hq", "medals", "stuck") for reason in out["endings"])
     assert plot.read_text().startswith("<svg")
 
 
@@ -91,6 +110,7 @@ def _fake_engine(tmp_path, body: str) -> str:
                       "for line in sys.stdin:\n"
                       "    w = line.split()\n"
                       "    if w and w[0] == 'toybattle': print('toybattleok', flush=True)\n"
+                      "    if w and w[0] == 'isready': print('readyok', flush=True)\n"
                       f"    if w and w[0] == 'go': {body}\n")
     return f"cmd:{sys.executable} {script}"
 
@@ -105,8 +125,8 @@ def test_a_misbehaving_engine_loses_the_game_and_the_match_goes_on(tmp_path, bod
     report = run_match(MatchSpec(_fake_engine(tmp_path, body), "random", 2, ("castle",)))
     assert len(report.deals) == 2
     for d in report.deals:
-        for won, why, text in d.games:
-            assert won == 0 and why == reason and detail in text
+        for g in d.games:
+            assert not g.a_won and g.reason == reason and detail in g.detail
 
 
 class Sleepy(Bot):
@@ -129,7 +149,8 @@ def test_a_silent_engine_runs_out_of_time(tmp_path):
         r = referee(_position(), [bot, bot], random.Random(1))
     finally:
         bot.close()
-    assert r.reason == FAILED and "in time" in r.detail
+    assert r.reason == TIMEOUT and "in time" in r.detail
+    assert bot.proc is None  # stopped, so a late answer cannot reach the next game
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -149,7 +170,8 @@ def test_bad_options_are_one_clear_line(capsys, argv, message):
 
 def test_an_engine_that_cannot_start_loses_cleanly():
     report = run_match(MatchSpec("cmd:/nonexistent/engine", "random", 1, ("castle",)))
-    assert report.deals[0].games[0][1] == FAILED and "cannot start" in report.deals[0].games[0][2]
+    game = report.deals[0].games[0]
+    assert game.reason == FAILED and "cannot start" in game.detail
 
 
 def test_hint_command(tmp_path, capsys):

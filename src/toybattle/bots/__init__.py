@@ -7,6 +7,8 @@ The API (small and stable; the app and lessons build on it)::
                                  # random, greedy, easy, medium, expert
     lv.label, lv.description     # for a menu ("Medium", "Searches about three hundred ...")
     lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
+    FROZEN                       # earlier configurations kept for measuring: expert-1
+                                 # (the table is data: data/levels.json)
     bot = make_bot("medium", seed=None)    # UnknownLevel (a ValueError) for a bad name
     a = bot.choose(obs, budget_s=None)     # obs = toybattle.rules.observation(state, seat)
                                            # -> an int from obs.legal_actions()
@@ -14,8 +16,9 @@ The API (small and stable; the app and lessons build on it)::
 
 ``obs`` must be the observation of the seat to move, at one of its decisions (not a chance
 node, not a finished game). ``budget_s`` may only shorten the level's own time budget. A bot
-built with a seed answers the same observation the same way (search levels stop on their
-simulation count unless their time budget runs out first).
+built with a seed answers the same observation the same way: a search level is defined by its
+simulation count; its time budget is a safety net that stops it only on a badly loaded machine
+(``bot.last_info["capped"]`` says when it did).
 
 Also here: ``toybattle arena`` / ``engine`` / ``hint`` (cli.py), the referee and duplicate-deal
 statistics (arena.py, stats.py), the engine line protocol (engine.py, docs/engine-protocol.md),
@@ -23,9 +26,14 @@ and ``python -m toybattle.bots.bench`` (think times, docs/benchmarks.md).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 from .players import Bot, GreedyBot, RandomBot, SearchBot
+
+KINDS = ("random", "greedy", "search")
 
 
 @dataclass(frozen=True)
@@ -33,25 +41,43 @@ class Level:
     name: str
     label: str
     description: str
-    budget_s: float  # the most time it thinks per move
+    kind: str  # random, greedy or search
+    budget_s: float = 0.0  # the most time it thinks per move (a safety net: search levels stop on simulations)
     simulations: int = 0  # playouts per move for search levels (0: not a search level)
     width: int = 0  # root actions searched (0: all)
     depth: int = 12  # playout plies before the evaluation judges the position
     explore: float = 0.7  # the tree's exploration constant: lower searches the best lines deeper
 
 
-LEVELS: tuple[Level, ...] = (
-    Level("random", "Random", "Plays any legal action at random: for learning the moves.", 0.0),
-    Level("greedy", "Greedy", "Takes the best-looking immediate gain (a win, medals, a capture, a step "
-          "toward your H.Q.); never looks further ahead.", 0.0),
-    Level("easy", "Easy", "A light search: about sixty simulated games per move.", 0.5, 60, 6),
-    Level("medium", "Medium", "Searches about three hundred simulated games per move (well under a "
-          "second).", 0.9, 300, 10),
-    Level("expert", "Expert", "The strongest: searches about a thousand simulated games per move, over "
-          "the fourteen actions that look best (under 2 seconds).", 1.8, 1000, 14),
-)
-DEFAULT_LEVEL = "medium"
-_BY_NAME = {lv.name: lv for lv in LEVELS}
+def _level(row: Any) -> Level:
+    """A Level from one row of levels.json; ValueError naming the row if it is malformed."""
+    if not isinstance(row, dict):
+        raise ValueError(f"levels.json: a level must be an object, not {row!r}")
+    try:
+        lv = Level(**row)
+    except TypeError as e:
+        raise ValueError(f"levels.json: level {row.get('name')!r}: {e}") from None
+    numbers_ok = all(isinstance(getattr(lv, f), (int, float)) and getattr(lv, f) >= 0
+                     for f in ("budget_s", "simulations", "width", "depth", "explore"))
+    if lv.kind not in KINDS or not numbers_ok or (lv.kind == "search") != (lv.simulations > 0):
+        raise ValueError(f"levels.json: level {lv.name!r}: bad kind or numbers")
+    return lv
+
+
+def _load() -> tuple[tuple[Level, ...], tuple[Level, ...], str]:
+    data = json.loads(resources.files(__name__).joinpath("data/levels.json").read_text("utf-8"))
+    ladder = tuple(_level(r) for r in data["ladder"])
+    frozen = tuple(_level(r) for r in data["frozen"])
+    names = [lv.name for lv in ladder + frozen]
+    if len(set(names)) != len(names) or data["default"] not in names:
+        raise ValueError("levels.json: level names must be unique and the default one of them")
+    return ladder, frozen, str(data["default"])
+
+
+# LEVELS is the ladder players choose from; FROZEN levels are kept for measuring (the arena, the engine).
+LEVELS, FROZEN, DEFAULT_LEVEL = _load()
+_BY_NAME = {lv.name: lv for lv in LEVELS + FROZEN}
+LEVEL_NAMES = tuple(_BY_NAME)
 
 
 class UnknownLevel(ValueError):
@@ -66,11 +92,11 @@ def level(name: str) -> Level:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot of level ``name`` (see LEVELS)."""
+    """A new bot of level ``name`` (see LEVELS and FROZEN)."""
     lv = level(name)
-    if lv.name == "random":
+    if lv.kind == "random":
         bot: Bot = RandomBot(seed)
-    elif lv.name == "greedy":
+    elif lv.kind == "greedy":
         bot = GreedyBot(seed)
     else:
         bot = SearchBot(seed, simulations=lv.simulations, budget_s=lv.budget_s, width=lv.width, depth=lv.depth,
@@ -79,4 +105,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return bot
 
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Bot", "Level", "UnknownLevel", "level", "make_bot"]
+__all__ = ["DEFAULT_LEVEL", "FROZEN", "LEVELS", "LEVEL_NAMES", "Bot", "Level", "UnknownLevel", "level", "make_bot"]

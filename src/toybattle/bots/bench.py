@@ -12,6 +12,7 @@ import json
 import random
 import statistics
 import time
+from typing import Any
 
 from ..rules import State, observation
 from . import LEVELS, make_bot
@@ -38,7 +39,7 @@ def sample_positions(count: int, terrain: str, seed: int = 1) -> list[State]:
     return out
 
 
-def measure(positions: list[State]) -> dict:
+def measure(positions: list[State]) -> dict[str, Any]:
     rows = {}
     for lv in LEVELS:
         bot = make_bot(lv.name, seed=1)

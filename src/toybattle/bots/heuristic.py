@@ -259,7 +259,7 @@ def playout_action(s: State, rng: random.Random) -> int:
             bit = 1 << i
             for k in b.regions_of[i]:
                 if claimed[k] < 0:
-                    bases, medals, mask = regions[k]
+                    _, medals, mask = regions[k]
                     if (own | bit) & mask == mask:
                         v += 4.0 * medals + 1.0
         v += rng.random() * 2.5
@@ -292,7 +292,7 @@ def _side_decision(s: State, d: int, legal: list[int], rng: random.Random) -> in
         return A.USE if s.hand_size(seat) <= 5 else A.SKIP
     if d in (XB_USE, LAY_USE):
         return A.USE
-    if d == JUMBO_TARGET or d == SHOVE:
+    if d in (JUMBO_TARGET, SHOVE):
         return max(legal, key=lambda a: (a != A.SKIP, rng.random()))
     if d == RECOVER:
         return max(legal)  # the strongest troop (Kwak counts highest)

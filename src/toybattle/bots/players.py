@@ -32,7 +32,13 @@ class Bot:
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
-        self.last_info: dict = {}
+        # what the last choice did: simulations, seconds, win_rate, capped (1 if the time cap stopped it)
+        self.last_info: dict[str, float] = {}
+
+    @property
+    def name(self) -> str:
+        """The name reports use: the level, or what an engine program calls itself."""
+        return self.level
 
     def choose(self, obs: State, budget_s: float | None = None) -> int:
         raise NotImplementedError
@@ -42,8 +48,13 @@ class Bot:
         a = self.choose(obs)
         return a, H.explain(obs, a)
 
-    def new_game(self) -> None:
-        """Forget anything kept from an earlier game (bots here keep nothing)."""
+    def new_game(self, seed: int | None = None) -> None:
+        """A new game starts: reseed (if given) and forget anything kept from an earlier game."""
+        if seed is not None:
+            self.rng = random.Random(seed)
+
+    def game_over(self, winner: int, reason: str, seat: int) -> None:
+        """The game this bot played from ``seat`` ended (bots here keep nothing of it)."""
 
 
 class RandomBot(Bot):
@@ -129,14 +140,18 @@ class SearchBot(Bot):
         deadline = t0 + budget_s
         sample = determinizer(obs)
         n = 0
+        settled = False
         while n < self.simulations and (n < 8 or time.perf_counter() < deadline):
             self._iterate(root, sample(rng), allowed, rng)
             n += 1
             if n % 64 == 0 and self._settled(root, self.simulations - n):
+                settled = True
                 break
         scored = [(c.n, c.w / c.n if c.n else 0.0, a) for a, c in root.children.items()]
         visits, rate, best = max(scored)
-        self.last_info = {"simulations": n, "seconds": time.perf_counter() - t0, "win_rate": rate, "seat": me}
+        capped = not settled and n < self.simulations  # the time cap, not the work, ended the search
+        self.last_info = {"simulations": n, "seconds": time.perf_counter() - t0, "win_rate": rate, "seat": me,
+                          "capped": float(capped)}
         return best, f"search: won {round(rate * 100)}% of the {visits} simulated games that tried it, of {n}"
 
     @staticmethod

@@ -45,7 +45,7 @@ def elo(score: float) -> float:
 
 
 def expected_score(elo_diff: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo_diff / 400.0))
 
 
 def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:

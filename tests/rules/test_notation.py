@@ -65,39 +65,78 @@ POS = VALID_POSITIONS[0]
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "must start with the line 'toybattle position 1'"),
-    ("toybattle position 2\nterrain castle\n", "must start with the line"),
-    (POS.replace("terrain castle", "terrain moon"), "unknown terrain 'moon'"),
-    (POS.replace("terrain castle", "terrain"), "'terrain' needs a value"),
-    (POS.replace("first blue", "first").replace("first red", "first"), "'first' needs a value"),
-    (POS.replace("mode standard", "mode hard"), "mode must be standard or first-game"),
-    (POS + "blue aside ?x99999999999\n", "given twice"),
-    (POS.replace("blue aside", "blue aside ?x99999999999 #"), "bad unknown-tile count"),
-    (POS.replace("blue aside", "blue aside ?x-3 #"), "bad unknown-tile count"),
-    (POS.replace("decision", "decision jumbo_target 99 #"), "no node 99"),
-    (POS + "queue 99:1\n", "no node 99"),
-    (POS + "queue 15\n", "queue entry '15' (NODE:HEIGHT)"),
-    (POS + "stack 11 x7\n", "bad tile 'x7'"),
-    (POS + "stack 99 b7\n", "no node '99'"),
-    (POS + "wizard 3\n", "unknown field(s): wizard"),
-    (POS.replace("claimed -", "claimed 9:blue"), "bad claim '9:blue'"),
-    (POS.replace("decision", "decision juggle #"), "unknown decision 'juggle'"),
-    (POS.replace("blue rack", "blue rack Z #"), "unknown troop 'Z'"),
-    (POS.replace("blue rack", "blue rack 7 7 7 7 #"), "tiles"),
-    (POS + "ply x\n", "ply must be a whole number, not 'x'"),
+    ("", "line 1: a position must start with the line 'toybattle position 1'"),
+    ("\n# note\ntoybattle position 2\nterrain castle\n", "line 3: a position must start with the line"),
+    (POS.replace("terrain castle", "terrain moon"), "line 2: unknown terrain 'moon' (one of: castle,"),
+    (POS.replace("terrain castle", "terrain"), "line 2: 'terrain' needs a value"),
+    (POS.replace("terrain castle\n", ""), "line 1: a position needs a 'terrain' line"),
+    (POS.replace("first blue", "first"), "line 4: 'first' needs a value"),
+    (POS.replace("first blue", "first green"), "line 4: unknown side 'green' (blue or red)"),
+    (POS.replace("mode standard", "mode hard"), "line 3: mode must be standard or first-game, not 'hard'"),
+    (POS + "blue aside ?x99999999999\n", "line 15: 'blue aside' given twice (first on line 9)"),
+    (POS.replace("blue aside", "blue aside ?x99999999999 #"),
+     "line 9: an unknown-tile count (?xN) must be a whole number from 0 to 24, not '99999999999'"),
+    (POS.replace("blue aside", "blue aside ?x-3 #"),
+     "line 9: an unknown-tile count (?xN) must be a whole number from 0 to 24, not '-3'"),
+    (POS.replace("blue aside", "blue aside ?x1_0 #"),
+     "line 9: an unknown-tile count (?xN) must be a whole number from 0 to 24, not '1_0'"),
+    (POS.replace("decision turn", "decision jumbo_target 99"),
+     "line 6: the decision's node: no node '99' on Castle Field"),
+    (POS + "queue 99:1\n", "line 15: queue entry '99:1' (NODE:HEIGHT): no node '99' on Castle Field"),
+    (POS + "queue 15\n",
+     "line 15: queue entry '15' (NODE:HEIGHT): the height must be a whole number from 1 to 48, not ''"),
+    (POS + "stack 11 x7\n", "line 15: bad tile 'x7' on the board (expected b7, rK, ...)"),
+    (POS + "stack 11 b?\n", "line 15: a tile on the board cannot be unknown: 'b?'"),
+    (POS + "stack 99 b7\n", "line 15: stack: no node '99' on Castle Field"),
+    (POS + "stack 11\nstack 11 b7\n", "line 16: node 11 given twice (first on line 15)"),
+    (POS + "wizard 3\n", "line 15: unknown field 'wizard'"),
+    (POS.replace("claimed -", "claimed 9:blue"),
+     "line 14: bad claim '9:blue' (expected REGION:blue or REGION:red, with a region of Castle Field)"),
+    (POS.replace("claimed -", "claimed 1:green"),
+     "line 14: bad claim '1:green' (expected REGION:blue or REGION:red, with a region of Castle Field)"),
+    (POS.replace("decision turn", "decision juggle"), "line 6: unknown decision 'juggle' (one of: turn, capn_extra,"),
+    (POS.replace("blue rack", "blue rack Z #"), "line 7: unknown troop 'Z' (use 1-7, K or a troop name)"),
+    (POS.replace("blue rack 3 4 K", "blue rack 3 4 K 1 2 3 5 6 7"), "line 8: blue has 4 tiles of 1"),
+    (POS + "ply x\n", "line 15: ply must be a whole number from 0 to 1000000, not 'x'"),
+    (POS + "ply " + "9" * 5000 + "\n",
+     "line 15: ply must be a whole number from 0 to 1000000, not '99999999999999999999...'"),
+    (POS.replace("claimed -", "claimed -; ply -99999999999999999999"),
+     "line 14: ply must be a whole number from 0 to 1000000, not '-99999999999999999999'"),
 ])
 def test_malformed_position_rejected(text, message):
-    """Bad position text gets NotationError with a clear one-line message naming the problem."""
+    """Bad position text gets NotationError with a clear one-line message that starts with the line to blame."""
     with pytest.raises(NotationError) as e:
         parse_position(text)
     check_one_line(e.value)
-    assert message in str(e.value)
+    assert str(e.value).startswith(message)
+
+
+def test_semicolon_in_a_comment_is_part_of_the_comment():
+    """A `;` after `#` is comment text, not a line break; a `;` before it still splits the line, and
+    errors on the joined line name that line."""
+    text = POS.replace("claimed -", "claimed -   # regions; none yet; see the terrain file")
+    assert position_text(parse_position(text)) == POS
+    one_line = POS.replace("discard -\nclaimed -\n", "discard - ; claimed - ; ply 3 # three; actions\n")
+    assert parse_position(one_line).ply == 3
+    with pytest.raises(NotationError, match=r"^line 13: ply must be a whole number from 0 to 1000000, not '3x'$"):
+        parse_position(one_line.replace("ply 3", "ply 3x"))
+
+
+@pytest.mark.parametrize("field, line", [("blue rack", 7), ("red aside", 12), ("discard", 13)])
+def test_error_names_the_line_of_the_field(field, line):
+    """Each field's error names its own line, comments and blank lines counted."""
+    text = POS.replace(field + " ", field + " Z ")
+    with pytest.raises(NotationError, match=f"^line {line}: "):
+        parse_position(text)
+    with pytest.raises(NotationError, match=f"^line {line + 2}: "):
+        parse_position("# a note\n\n" + text)
 
 
 def test_tiles_on_an_hq_mean_the_game_is_over(kit):
     """A position with a tile on an H.Q. is refused unless the game is over."""
-    text = kit.position_lines("castle", stacks={41: "b7", 25: "b1"}, claimed="")
-    with pytest.raises(NotationError, match="node 41 is an H.Q.: tiles there mean the game is over"):
+    text = kit.position_lines("castle", stacks={25: "b1", 41: "b7"}, claimed="")
+    assert text.splitlines()[13] == "stack 41 b7"
+    with pytest.raises(NotationError, match=r"^line 14: node 41 is an H\.Q\.: tiles there mean the game is over"):
         parse_position(text)
     s = parse_position(text.replace("decision turn", "decision over blue hq"))
     assert s.over and s.winner == 0 and s.legal_actions() == []
@@ -107,23 +146,35 @@ REC = VALID_RECORDS[0]
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "must start with the line 'toybattle record 1'"),
-    ("toybattle record 1\nfoo bar\n", "unknown record line 'foo bar'"),
-    ("toybattle record 1\nseed x\n", "seed must be a whole number, not 'x'"),
-    ("toybattle record 1\nterrain moon\nseed 5\n", "unknown terrain 'moon'"),
-    (REC.replace("mode standard", "mode hard"), "mode must be standard or first-game"),
-    (REC.replace("mode standard", "mode standard\nmode first-game"), "given twice"),
-    (REC.replace("blue order ", "blue order 1 "), "24 tiles"),
-    (REC.replace("blue order ", "blue order Z "), "unknown troop 'Z'"),
-    ("toybattle record 1\nposition\nterrain castle\n", "'position' block without 'end'"),
-    ("toybattle record 1\nfirst blue\n", "a record needs 'seed N'"),
+    ("", "line 1: a record must start with the line 'toybattle record 1'"),
+    ("toybattle record 1\nfoo bar\n", "line 2: unknown record line 'foo bar'"),
+    ("toybattle record 1\nseed x\n", "line 2: seed must be a whole number from 0 to 9223372036854775807, not 'x'"),
+    ("toybattle record 1\n# c\nseed -99999999999999999999\n", "line 3: seed must be a whole number from 0 to"),
+    ("toybattle record 1\nterrain moon\nseed 5\n", "line 2: unknown terrain 'moon'"),
+    (REC.replace("mode standard", "mode hard"), "line 3: mode must be standard or first-game, not 'hard'"),
+    (REC.replace("mode standard", "mode standard\nmode first-game"), "line 4: 'mode' given twice (first on line 3)"),
+    (REC.replace("first blue", "first green"), "line 4: unknown side 'green' (blue or red)"),
+    (REC.replace("blue order ", "blue order 1 "), "line 5: blue order must list that army's 24 tiles"),
+    (REC.replace("red order ", "red order Z "), "line 6: unknown troop 'Z'"),
+    ("toybattle record 1\nposition\nterrain castle\n", "line 2: 'position' block without 'end'"),
+    ("toybattle record 1\nposition\nterrain castle\nwizard 1\nend\n", "line 4: unknown field 'wizard'"),
+    ("toybattle record 1\nposition\n" + "\n".join(POS.splitlines()[1:]) + "\nend\nseed 4\n",
+     "line 17: a record starts from a position (line 2) or from a setup, not both"),
+    ("toybattle record 1\nfirst blue\nactions\ndraw\n", "line 3: a record needs 'seed N', or 'first' with"),
 ])
 def test_malformed_record_rejected(text, message):
-    """Bad record text gets NotationError with a clear one-line message."""
+    """Bad record text gets NotationError with a clear one-line message that starts with the line to blame."""
     with pytest.raises(NotationError) as e:
         parse_record(text)
     check_one_line(e.value)
-    assert message in str(e.value)
+    assert str(e.value).startswith(message)
+
+
+def test_position_inside_a_record_keeps_its_line_numbers():
+    """A position block inside a record is checked like a position file, naming the record's own lines."""
+    block = "\n".join(POS.splitlines()[1:]).replace("red rack 1 2 3 5", "red rack 1 2 3 5 x")
+    with pytest.raises(NotationError, match=r"^line 12: unknown troop 'x'"):
+        parse_record("toybattle record 1\n\nposition\n" + block + "\nend\nactions\n")
 
 
 def test_illegal_action_in_record_names_number_and_rule():
@@ -132,10 +183,16 @@ def test_illegal_action_in_record_names_number_and_rule():
     rec.actions.append("7@41")
     with pytest.raises(IllegalAction) as e:
         parse_record(rec.text()).replay()
-    assert str(e.value).startswith("action 7 (7@41) is illegal: ")
+    assert str(e.value).startswith("line 8: action 7 (7@41) is illegal: ")
     rec.actions[-1] = "fly@41"
-    with pytest.raises(IllegalAction, match=r"action 7 \(fly@41\): bad action"):
+    with pytest.raises(IllegalAction, match=r"^line 8: action 7 \(fly@41\): bad action"):
         parse_record(rec.text()).replay()
+    read = parse_record("# from a bug report\n" + rec.text().replace("actions\n", "actions\n\n1. "))
+    with pytest.raises(IllegalAction, match=r"^line 10: action 7 \(fly@41\): bad action"):
+        read.replay()
+    read.actions[6:] = ["fly@42"]  # changed in code: no line to name for it
+    with pytest.raises(IllegalAction, match=r"^action 7 \(fly@42\): bad action"):
+        read.replay()
 
 
 # ----------------------------------------------------------------- fuzzing
@@ -249,7 +306,7 @@ def test_cli_replay_illegal_action(tmp_path, capsys):
     f.write_text(rec.text())
     code, out, err = run(capsys, "replay", str(f))
     assert code == 1 and out == ""
-    assert "action 6 (K@1) is illegal" in err and len(err.strip().splitlines()) == 1
+    assert "line 8: action 6 (K@1) is illegal" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("content", ["", "toybattle record 1\nfoo\n", "\x00\x01garbage", "toybattle position 1\n"])

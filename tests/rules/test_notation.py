@@ -96,7 +96,10 @@ POS = VALID_POSITIONS[0]
      "line 14: bad claim '1:green' (expected REGION:blue or REGION:red, with a region of Castle Field)"),
     (POS.replace("decision turn", "decision juggle"), "line 6: unknown decision 'juggle' (one of: turn, capn_extra,"),
     (POS.replace("blue rack", "blue rack Z #"), "line 7: unknown troop 'Z' (use 1-7, K or a troop name)"),
-    (POS.replace("blue rack 3 4 K", "blue rack 3 4 K 1 2 3 5 6 7"), "line 8: blue has 4 tiles of 1"),
+    (POS.replace("blue rack 3 4 K", "blue rack 3 4 K 1 2 3 5 6 7"),
+     "line 8: blue has more than 3 tiles of 1 2 3 5 6 7; an army holds 3 of each troop: rack 9 [1 2 3 3 4 5 6 7 K], "
+     "reserve 17 [1 1 2 2 2 3 4 4 5 5 6 6 7 7 7 K K], aside 4 [1 3 5 6]; by troop 1:4 2:4 3:4 4:3 5:4 6:4 7:4 K:3 "
+     "(each troop: 3)"),
     (POS + "ply x\n", "line 15: ply must be a whole number from 0 to 1000000, not 'x'"),
     (POS + "ply " + "9" * 5000 + "\n",
      "line 15: ply must be a whole number from 0 to 1000000, not '99999999999999999999...'"),
@@ -130,6 +133,53 @@ def test_error_names_the_line_of_the_field(field, line):
         parse_position(text)
     with pytest.raises(NotationError, match=f"^line {line + 2}: "):
         parse_position("# a note\n\n" + text)
+
+
+def test_a_short_army_gets_its_breakdown_by_zone_and_troop():
+    """When an army does not add up to 24, the error says where each tile is and how many of each troop
+    the position holds, so the writer sees which one is missing."""
+    text = POS.replace("blue rack 3 4 K", "blue rack 3 4").replace("blue reserve K 4 2 1 7", "blue reserve K 4 2 7")
+    text += "stack 11 b1\n"
+    with pytest.raises(NotationError) as e:
+        parse_position(text)
+    assert str(e.value) == (
+        "line 8: blue's tiles add up to 23, not 24 (4 of them set aside): rack 2 [3 4], "
+        "reserve 16 [1 2 2 2 3 4 4 5 5 6 6 7 7 7 K K], aside 4 [1 3 5 6], board 1 [1]; "
+        "by troop 1:3 2:3 3:3 4:3 5:3 6:3 7:3 K:2 (each troop: 3)")
+    with pytest.raises(NotationError, match=r"^line 11: red has more than 3 tiles of 7; .*: rack 6 \[\? 1 2 3 5 7\], "
+                                            r".* 7:4 K:3 \?:1 "):
+        parse_position(POS.replace("red rack 1 2 3 5", "red rack 1 2 3 5 7 ?"))
+
+
+def test_rest_fills_a_zone_with_the_armys_remaining_tiles():
+    """`blue reserve rest` puts every tile of blue's army that no other line places into the reserve
+    (under the tiles written before `rest`); with unknown tiles elsewhere, the rest is unknown too."""
+    s = parse_position(POS)
+    short = POS.replace("blue reserve K 4 2 1 7 2 7 2 7 4 K 6 6 3 1 5 5", "blue reserve K 4 rest")
+    t = parse_position(short)
+    assert t.reserve[0][-2:] == [0x04, 0x08]  # K then 4 on top, as written
+    assert sorted(t.reserve[0]) == sorted(s.reserve[0]) and t.rack == s.rack and t.aside == s.aside
+    u = parse_position(POS.replace("red aside 6 1 K 5", "red aside rest").replace(
+        "red reserve 7 3 3 7 7 4 2 5 4 2 6 6 4 K 1 K", "red reserve ?x16"))
+    assert u.aside[1] == [0x10] * 4 and u.reserve[1] == [0x10] * 16
+    v = parse_position(POS.replace("blue rack 3 4 K", "blue rack rest").replace(
+        "blue reserve K 4 2 1 7 2 7 2 7 4 K 6 6 3 1 5 5", "blue reserve 4 2 1 7 2 7 2 7 4 K 6 6 3 1 5 5"))
+    assert v.rack[0] == [0x03, 0x04, 0x08, 0x08] and v.b is s.b
+
+
+@pytest.mark.parametrize("change, message", [
+    (("blue rack 3 4 K", "blue rack 3 4 K 7 rest"), "line 8: blue has more than 3 tiles of 7;"),
+    (("blue aside 5 1 6 3", "blue aside 5 rest\nblue laid 1"), "line 9: blue must have 4 tiles set aside"),
+    (("red rack 1 2 3 5", "red rack rest 1"), "line 10: 'rest' must be the last word of its line"),
+    (("red aside 6 1 K 5", "red aside rest\nred laid rest"), "line 12: 'rest' is already used on line 13"),
+    (("red aside 6 1 K 5", "red aside 6 1 K 5\nred public rest"),
+     "line 13: 'rest' fills a rack, laid, reserve or aside line, not public tiles"),
+])
+def test_rest_mistakes(change, message):
+    """`rest` misused is refused with its line: nothing left for it, not last, twice, on public tiles."""
+    with pytest.raises(NotationError) as e:
+        parse_position(POS.replace(*change))
+    assert str(e.value).startswith(message)
 
 
 def test_tiles_on_an_hq_mean_the_game_is_over(kit):

@@ -228,12 +228,7 @@ def _build(f: _Fields) -> State:
         s.first = parse_seat(f.get("first", ["blue"])[0])
     with _at(f.line("turn")):
         s.turn = parse_seat(f.get("turn", ["blue"])[0])
-    for seat in (BLUE, RED):
-        for zone in ("rack", "laid", "reserve", "aside", "public"):
-            key = f"{SEATS[seat]} {zone}"
-            with _at(f.line(key)):
-                tiles = _parse_tiles(f.get(key), seat)
-            getattr(s, zone)[seat] = tiles[::-1] if zone == "reserve" else tiles if zone == "aside" else sorted(tiles)
+    rests = _zones(s, f)
     stack_lines: dict[int, int] = {}
     for n, words in f.stacks:
         with _at(n):
@@ -246,6 +241,8 @@ def _build(f: _Fields) -> State:
             s.stacks[i] = tuple(_parse_board_tile(w) for w in words[1:])
     with _at(f.line("discard")):
         s.discard = [_parse_board_tile(w) for w in f.get("discard") if w != "-"]
+    for seat, key in rests:
+        _fill_rest(s, seat, key.split()[1])
     with _at(f.line("claimed")):
         _claims(s, f.get("claimed"))
     with _at(f.line("decision")):
@@ -259,6 +256,53 @@ def _build(f: _Fields) -> State:
         if "ply" in f.by_key:
             s.ply = _number(f.get("ply")[0], "ply", 0, MAX_PLY)
     return s
+
+
+def _zones(s: State, f: _Fields) -> list[tuple[int, str]]:
+    """Read both seats' zones into ``s``; return (seat, key) for each zone that ends with ``rest``."""
+    rests: list[tuple[int, str]] = []
+    for seat in (BLUE, RED):
+        for zone in ("rack", "laid", "reserve", "aside", "public"):
+            key = f"{SEATS[seat]} {zone}"
+            words = f.get(key)
+            with _at(f.line(key)):
+                if words and words[-1].lower() == "rest":
+                    if zone == "public":
+                        raise NotationError("'rest' fills a rack, laid, reserve or aside line, not public tiles")
+                    done = [k for w, k in rests if w == seat]
+                    if done:
+                        raise NotationError(f"'rest' is already used on line {f.line(done[0])}; one zone takes "
+                                            f"the rest of {SEATS[seat]}'s army")
+                    rests.append((seat, key))
+                    words = words[:-1]
+                if any(w.lower() == "rest" for w in words):
+                    raise NotationError("'rest' must be the last word of its line")
+                tiles = _parse_tiles(words, seat)
+            getattr(s, zone)[seat] = tiles[::-1] if zone == "reserve" else tiles if zone == "aside" else sorted(tiles)
+    return rests
+
+
+def _seat_tiles(s: State, seat: int) -> list[int]:
+    """Every tile of ``seat``'s army that ``s`` places somewhere."""
+    tiles = [t for st in s.stacks for t in st if t >> 4 == seat] + [t for t in s.discard if t >> 4 == seat]
+    return tiles + s.rack[seat] + s.laid[seat] + s.reserve[seat] + s.aside[seat]
+
+
+def _fill_rest(s: State, seat: int, zone: str) -> None:
+    """Put the tiles of ``seat``'s army that no other line places into ``zone`` (below any given there).
+    When some tile of that army is unknown, so are the rest."""
+    tiles = _seat_tiles(s, seat)
+    if any(not t & 15 for t in tiles):
+        fill = [seat << 4] * max(0, len(full_army(seat)) - len(tiles))
+    else:
+        fill = sorted((Counter(full_army(seat)) - Counter(tiles)).elements())
+    zones = getattr(s, zone)
+    if zone == "reserve":  # stored top last: the rest goes under the tiles written before it
+        zones[seat] = fill[::-1] + zones[seat]
+    elif zone == "aside":
+        zones[seat] = zones[seat] + fill
+    else:
+        zones[seat] = sorted(zones[seat] + fill)
 
 
 def _claims(s: State, words: list[str]) -> None:
@@ -292,16 +336,14 @@ def check_position(s: State) -> None:
     b = s.b
     for seat in (BLUE, RED):
         who = SEATS[seat]
-        tiles = [t for st in s.stacks for t in st if t >> 4 == seat] + [t for t in s.discard if t >> 4 == seat]
-        tiles += s.rack[seat] + s.laid[seat] + s.reserve[seat] + s.aside[seat]
-        faces = Counter(t & 15 for t in tiles if t & 15)
-        for troop, c in faces.items():
-            if c > COPIES:
-                raise NotationError(f"{who} has {c} tiles of {code(troop)}; an army holds {COPIES}",
-                                    field=f"{who} reserve")
+        tiles = _seat_tiles(s, seat)
+        over = sorted(t for t, c in Counter(t & 15 for t in tiles if t & 15).items() if c > COPIES)
+        if over:
+            raise NotationError(f"{who} has more than {COPIES} tiles of {' '.join(code(t) for t in over)}; "
+                                f"an army holds {COPIES} of each troop: {_tally(s, seat)}", field=f"{who} reserve")
         if len(tiles) != len(full_army(seat)):
-            raise NotationError(f"{who}'s tiles add up to {len(tiles)}, not 24 (use ?xN for unknown tiles)",
-                                field=f"{who} reserve")
+            raise NotationError(f"{who}'s tiles add up to {len(tiles)}, not {len(full_army(seat))} "
+                                f"({SET_ASIDE} of them set aside): {_tally(s, seat)}", field=f"{who} reserve")
         if s.hand_size(seat) > RACK_LIMIT:
             raise NotationError(f"{who}'s rack holds more than {RACK_LIMIT} tiles", field=f"{who} rack")
         if len(s.aside[seat]) != SET_ASIDE:
@@ -326,6 +368,20 @@ def check_position(s: State) -> None:
     if s.is_chance and not s.chance_outcomes():
         raise NotationError(f"decision {DECISION_NAMES[s.decision]}: the opponent's rack holds nothing to pick",
                             field="decision")
+
+
+def _tally(s: State, seat: int) -> str:
+    """Where ``seat``'s tiles are, by zone and by troop: what a writer needs to fix a count."""
+    def listed(ts: list[int]) -> str:
+        return f"{len(ts)} [{' '.join(code(t & 15) for t in sorted(ts))}]"
+
+    zones = {"rack": s.rack[seat], "laid": s.laid[seat], "reserve": s.reserve[seat], "aside": s.aside[seat],
+             "board": [t for st in s.stacks for t in st if t >> 4 == seat],
+             "discard": [t for t in s.discard if t >> 4 == seat]}
+    counts = Counter(t & 15 for t in _seat_tiles(s, seat))
+    troops = " ".join(f"{code(t)}:{counts[t]}" for t in sorted(counts, key=lambda t: (t == 0, t)))
+    where = ", ".join(f"{z} {listed(ts)}" for z, ts in zones.items() if ts)
+    return f"{where}; by troop {troops} (each troop: {COPIES})"
 
 
 # ---------------------------------------------------------------- records

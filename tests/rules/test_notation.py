@@ -182,6 +182,41 @@ def test_rest_mistakes(change, message):
     assert str(e.value).startswith(message)
 
 
+@pytest.mark.parametrize("mode, decision, stacks, message", [
+    ("standard", "castle_recall 18", {18: "b1"},
+     "decision castle_recall: node 18 has no recall effect (it is a plain base)"),
+    ("standard", "castle_recall 41", {}, "decision castle_recall: node 41 has no recall effect (it is an H.Q.)"),
+    ("first-game", "castle_recall 15", {15: "b1"}, "decision castle_recall: node 15 has no recall effect (it is a "
+     "recall base; special bases act as plain bases in the first game)"),
+    ("standard", "jungle_shove 15", {15: "b1"},
+     "decision jungle_shove: node 15 has no shove effect (it is a recall base)"),
+    ("standard", "castle_recall 15", {15: "b1 r2"},
+     "decision castle_recall: node 15 must have blue's tile on top (the one whose recall effect is due)"),
+    ("standard", "castle_recall 15", {}, "decision castle_recall: node 15 must have blue's tile on top"),
+    ("standard", "jumbo_target 14", {14: "b1", 17: "r1"},
+     "decision jumbo_target: node 14 must have blue's Jumbo on top"),
+    ("standard", "castle_recall", {}, "decision castle_recall: needs the node it is about"),
+    ("standard", "turn 18", {}, "decision turn: is not about a node (leave the node out)"),
+])
+def test_a_decision_about_a_node_is_checked_against_the_board(kit, mode, decision, stacks, message):
+    """The node a decision is about must be one that decision can come from: a special base with that
+    effect (in standard mode) holding the deciding seat's tile, or the Jumbo just placed."""
+    text = kit.position_lines("castle", mode=mode, decision=decision, stacks=stacks)
+    assert text.splitlines()[5] == f"decision {decision}"
+    with pytest.raises(NotationError) as e:
+        parse_position(text)
+    assert str(e.value).startswith(f"line 6: {message}")
+
+
+def test_a_decision_about_the_right_node_is_read(kit):
+    """The same decisions on fitting nodes are read, and so is a queue of special bases."""
+    s = kit.build("castle", decision="castle_recall 15", stacks={15: "b1", 11: "b2"}, queue="20:1")
+    assert s.dnode == s.b.index[15] and kit.legal(s) == {"recall@11", "skip"}
+    assert kit.build("castle", decision="jumbo_target 14", stacks={14: "b3", 17: "r1"}).dnode == s.b.index[14]
+    with pytest.raises(NotationError, match=r"^line 7: queue: node 18 has no special-base effect to wait for$"):
+        kit.build("castle", decision="castle_recall 15", stacks={15: "b1", 11: "b2"}, queue="18:1")
+
+
 def test_tiles_on_an_hq_mean_the_game_is_over(kit):
     """A position with a tile on an H.Q. is refused unless the game is over."""
     text = kit.position_lines("castle", stacks={25: "b1", 41: "b7"}, claimed="")

@@ -12,13 +12,38 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import actions as A
-from .state import DECISION_NAMES, ENDINGS, NODE_DECISIONS, OVER, IllegalAction, State, deal
+from .state import (
+    _POWER_DECISION,
+    DECISION_NAMES,
+    ENDINGS,
+    JUMBO_TARGET,
+    LAY_PICK,
+    NODE_DECISIONS,
+    OVER,
+    IllegalAction,
+    State,
+    deal,
+)
 from .terrain import Board
-from .troops import BLUE, COPIES, RACK_LIMIT, RED, SEATS, SET_ASIDE, code, full_army, parse_seat, parse_troop
+from .troops import (
+    BLUE,
+    COPIES,
+    JUMBO,
+    RACK_LIMIT,
+    RED,
+    SEATS,
+    SET_ASIDE,
+    code,
+    full_army,
+    parse_seat,
+    parse_troop,
+)
 
 POSITION_HEADER = "toybattle position 1"
 RECORD_HEADER = "toybattle record 1"
 _DECISION_BY_NAME = {v: k for k, v in DECISION_NAMES.items()}
+# the special-base power each decision about a base comes from (the tank's pick follows its use)
+_DECISION_POWER = {d: p for p, d in _POWER_DECISION.items()} | {LAY_PICK: "lay_down"}
 # Bounds on the numbers the formats hold, so a typo like "ply -99999999999999999999" is refused plainly.
 MAX_NODE_ID = 999  # node and region ids as printed
 MAX_HEIGHT = 2 * 24  # a stack holds at most every tile of both armies
@@ -363,11 +388,37 @@ def check_position(s: State) -> None:
             if len(owners) == 1 and -1 not in owners:
                 raise NotationError(f"region {b.terrain.regions[k].id} is fully held by "
                                     f"{SEATS[owners.pop()]} but not marked claimed", field="claimed")
-    if s.decision in NODE_DECISIONS and s.dnode < 0:
-        raise NotationError(f"decision {DECISION_NAMES[s.decision]} needs the node it is about", field="decision")
+    why = _decision_node_refusal(s)
+    if why:
+        raise NotationError(f"decision {DECISION_NAMES[s.decision]}: {why}", field="decision")
+    for i, _ in s.queue:
+        if b.power[i] not in _POWER_DECISION:
+            raise NotationError(f"queue: node {b.ids[i]} has no special-base effect to wait for", field="queue")
     if s.is_chance and not s.chance_outcomes():
         raise NotationError(f"decision {DECISION_NAMES[s.decision]}: the opponent's rack holds nothing to pick",
                             field="decision")
+
+
+def _decision_node_refusal(s: State) -> str:
+    """Why the node the decision is about (or its absence) does not fit the board; '' if it does."""
+    d, i, b = s.decision, s.dnode, s.b
+    if d not in NODE_DECISIONS:
+        return "is not about a node (leave the node out)" if i >= 0 else ""
+    if i < 0:
+        return "needs the node it is about"
+    top, who = s.top(i), SEATS[s.turn]
+    if d == JUMBO_TARGET:
+        return "" if top == (s.turn << 4 | JUMBO) else f"node {b.ids[i]} must have {who}'s Jumbo on top"
+    power = _DECISION_POWER[d]
+    if b.power[i] != power:
+        node = b.terrain.nodes[i]
+        what = "an H.Q." if node.kind == "hq" else f"a {node.power} base" if node.power else "a plain base"
+        if b.first_game and node.kind == "base":
+            what += "; special bases act as plain bases in the first game"
+        return f"node {b.ids[i]} has no {power} effect (it is {what})"
+    if top < 0 or top >> 4 != s.turn:
+        return f"node {b.ids[i]} must have {who}'s tile on top (the one whose {power} effect is due)"
+    return ""
 
 
 def _tally(s: State, seat: int) -> str:

@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 from toybattle import cli
 from toybattle.rules import (
+    SEATS,
     TERRAIN_IDS,
     IllegalAction,
     NotationError,
     State,
     action_text,
+    parse_action,
     parse_position,
     parse_record,
     position_text,
@@ -278,6 +280,56 @@ def test_illegal_action_in_record_names_number_and_rule():
     read.actions[6:] = ["fly@42"]  # changed in code: no line to name for it
     with pytest.raises(IllegalAction, match=r"^action 7 \(fly@42\): bad action"):
         read.replay()
+
+
+def seated(seed: int, plies: int) -> tuple[str, list[str]]:
+    """A record's text whose every player action names its seat (``blue:7@18``), and those actions."""
+    rec, _ = game_record(seed, plies=plies)
+    s = rec.start.copy()
+    out = []
+    for text in rec.actions:
+        out.append(text if s.is_chance else f"{SEATS[s.actor]}:{text}")
+        s.apply(parse_action(text, s.b))
+    rec.actions = out
+    return rec.text(), out
+
+
+def test_actions_may_name_their_seat():
+    """`blue:7@18` is blue's 7@18: a record whose actions name their seats replays to the same state."""
+    text, actions = seated(7, 60)
+    assert any(a.startswith("blue:") for a in actions) and any(a.startswith("red:") for a in actions)
+    assert parse_record(text).replay() == game_record(7, plies=60)[1]
+
+
+def test_an_action_naming_the_wrong_seat_is_refused_with_its_number():
+    """A record whose action names the seat that is not deciding is refused with the action's line and
+    number, even when the action itself would be legal for the right seat."""
+    text, actions = seated(7, 60)
+    k = next(i for i, a in enumerate(actions) if a.startswith("red:"))
+    wrong = "blue:" + actions[k][4:]
+    actions = [*actions[:k], wrong]
+    rec = parse_record(text)
+    rec.actions = actions
+    line = 8 + k // 10
+    with pytest.raises(IllegalAction) as e:
+        parse_record(rec.text()).replay()
+    assert str(e.value) == (f"line {line}: action {k + 1} ({wrong}) names blue, but the decision is red's: "
+                            "red's turn: draw or place a troop")
+
+
+def test_a_chance_outcome_names_no_seat(kit):
+    """`pick:` outcomes belong to no seat: a seat on one, or a seat's action at a chance node, is refused."""
+    start = kit.position_lines("castle", turn="blue", decision="xb42_pick", red="7 7 1", stacks={11: "b1", 13: "b5"})
+    body = "\n".join(start.splitlines()[1:])
+    head = f"toybattle record 1\nposition\n{body}\nend\nactions\n"
+    assert parse_record(head + "pick:7 red:draw\n").replay().ply == 2
+    n = len(head.splitlines()) + 1
+    with pytest.raises(IllegalAction, match=rf"^line {n}: action 1 \(red:pick:7\): bad action 'red:pick:7': a chance "
+                                            r"outcome is no seat's action \(write pick:7\)$"):
+        parse_record(head + "red:pick:7\n").replay()
+    with pytest.raises(IllegalAction, match=rf"^line {n}: action 1 \(blue:draw\) names blue, but a chance outcome "
+                                            r"decides now: chance: "):
+        parse_record(head + "blue:draw\n").replay()
 
 
 # ----------------------------------------------------------------- fuzzing

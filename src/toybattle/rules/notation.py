@@ -453,9 +453,13 @@ class Record:
         s = self.start.copy()
         for n, text in enumerate(self.actions, start=1):
             try:
-                a = A.parse(text, s.b)
+                seat, a = A.parse_seated(text, s.b)
             except ValueError as e:
                 raise IllegalAction(self._where(n) + f"action {n} ({text}): {e}") from None
+            if seat is not None and seat != s.actor and not s.over:
+                decides = "a chance outcome decides now" if s.is_chance else f"the decision is {SEATS[s.actor]}'s"
+                raise IllegalAction(self._where(n) + f"action {n} ({text}) names {SEATS[seat]}, but {decides}: "
+                                    + s.describe_decision())
             why = s.refusal(a)
             if why:
                 raise IllegalAction(self._where(n) + f"action {n} ({text}) is illegal: {why}")

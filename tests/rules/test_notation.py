@@ -19,6 +19,7 @@ from toybattle.rules import (
     NotationError,
     State,
     action_text,
+    load_terrain,
     parse_action,
     parse_position,
     parse_record,
@@ -26,6 +27,7 @@ from toybattle.rules import (
     setup_record,
 )
 from toybattle.rules.troops import full_army
+from toybattle.rules.troops import name as troop_name
 
 
 def game_record(seed: int, terrain: str = "castle", plies: int = 30):
@@ -490,19 +492,125 @@ def test_cli_legal_chance_probabilities(tmp_path, capsys, kit):
     assert code == 0 and rows == pytest.approx({"pick:1": 1 / 3, "pick:7": 2 / 3})
 
 
-def test_cli_terrains_json(capsys):
-    """`toybattle terrains --json`: one row per terrain with id, name, objective, H.Q., counts, specials."""
+def test_cli_terrains_json_gives_the_whole_graph(capsys):
+    """`toybattle terrains --json`: per terrain its nodes (coordinates, kinds, H.Q. sides, powers, troops
+    allowed), paths, regions with their medals, H.Q.s, special bases and objectives; all matching the terrain."""
     code, out, _ = run(capsys, "terrains", "--json")
     rows = json.loads(out)
     assert code == 0 and [r["id"] for r in rows] == list(TERRAIN_IDS)
     for r in rows:
-        assert set(r) == {"id", "name", "objective", "hq", "bases", "paths", "regions", "medals", "special"}
-        assert set(r["objective"]) == {"blue", "red"} and set(r["hq"]) == {"blue", "red"}
-        assert all(isinstance(r[k], int) for k in ("bases", "paths", "regions", "medals"))
+        t = load_terrain(r["id"])
+        assert set(r) == {"id", "name", "name_fr", "objective", "medals", "hq", "bases", "nodes", "paths", "regions",
+                          "special"}
+        assert [(n["id"], n["kind"], n["x"], n["y"]) for n in r["nodes"]] == [(n.id, n.kind, n.x, n.y) for n in t.nodes]
+        assert [tuple(p) for p in r["paths"]] == list(t.paths)
+        assert [(g["id"], tuple(g["bases"]), g["medals"]) for g in r["regions"]] == \
+            [(g.id, g.bases, g.medals) for g in t.regions]
+        assert r["medals"] == sum(g["medals"] for g in r["regions"]) and r["objective"] == dict(zip(
+            SEATS, t.objective, strict=True))
+        assert r["hq"] == {"blue": [n["id"] for n in r["nodes"] if n["side"] == "blue"],
+                           "red": [n["id"] for n in r["nodes"] if n["side"] == "red"]}
+    castle = next(r for r in rows if r["id"] == "castle")
+    assert castle["hq"] == {"blue": [1], "red": [41]}
+    assert castle["special"] == {str(i): "recall" for i in (15, 16, 20, 21)}
+    assert next(n for n in castle["nodes"] if n["id"] == 15)["power"] == "recall"
     caribbean = next(r for r in rows if r["id"] == "caribbean")
-    assert caribbean["hq"] == {"blue": 2, "red": 1} and caribbean["special"] == {}
+    assert len(caribbean["hq"]["blue"]) == 2 and len(caribbean["hq"]["red"]) == 1 and caribbean["special"] == {}
     pool = next(r for r in rows if r["id"] == "pool")
     assert pool["special"]["17"] == "restricted: 6/7/Kwak"
+    assert next(n for n in pool["nodes"] if n["id"] == 17)["allowed"] == ["6", "7", "K"]
+    code, out, _ = run(capsys, "terrains")
+    assert code == 0 and "castle      Castle Field       7/7   1/1      15     24        8      14  15 recall" in out
+
+
+def test_cli_replay_json_reports_everything_the_position_holds(tmp_path, capsys, kit):
+    """`replay --json` gives claimed regions, laid-down and public tiles, every zone's faces (unknown as null),
+    the node a decision is about and the queue: everything the position format holds."""
+    start = kit.position_lines("castle", decision="castle_recall 15", stacks={15: "b1", 11: "b2", 13: "b4",
+                                                                              17: "b3"},
+                               blue="7", red="1 2", red_laid="5", queue="20:1")
+    start = start.replace("red rack 1 2", "red rack ?x2").replace("red laid 5", "red laid ?")
+    f = tmp_path / "g.tbr"
+    f.write_text("toybattle record 1\nposition\n" + "\n".join(start.splitlines()[1:]) + "\nend\nactions\n")
+    code, out, err = run(capsys, "replay", str(f), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["decision"] == "castle_recall" and data["decision_node"] == 15
+    assert data["queue"] == [{"node": 20, "height": 1}] and data["claimed"] == {"2": "blue"}
+    assert data["tiles"]["blue"]["rack"] == ["Roxy"] and data["tiles"]["red"]["rack"] == [None, None]
+    assert data["tiles"]["red"]["laid"] == [None] and data["rack"]["red"] == 3
+    rec, s = game_record(11, plies=200)
+    f.write_text(rec.text())
+    data = json.loads(run(capsys, "replay", str(f), "--json")[1])
+    assert data["tiles"]["blue"]["reserve"] == [troop_name(t & 15) for t in s.reserve[0][::-1]]
+    assert data["tiles"]["red"]["aside"] == [troop_name(t & 15) for t in s.aside[1]]
+    assert data["claimed"] == {str(s.b.terrain.regions[k].id): SEATS[w] for k, w in enumerate(s.claimed) if w >= 0}
+    assert data["stacks"] and data["first"] == SEATS[s.first]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cli_replay_position_round_trip(tmp_path, capsys, seed):
+    """`replay --position` prints the final position as a .tbp that `legal` reads back: the same position,
+    the same options as `legal` on the record itself (every terrain, games cut anywhere, finished ones too)."""
+    terrain = TERRAIN_IDS[seed % len(TERRAIN_IDS)]
+    rec, s = game_record(seed, terrain, plies=[5, 17, 40, 500][seed % 4])
+    f = tmp_path / "g.tbr"
+    f.write_text(rec.text())
+    code, position, err = run(capsys, "replay", str(f), "--position")
+    assert code == 0 and err == "" and position == position_text(s)
+    assert parse_position(position) == s
+    g = tmp_path / "g.tbp"
+    g.write_text(position)
+    code, from_position, _ = run(capsys, "legal", str(g), "--json")
+    assert code == 0
+    assert run(capsys, "legal", str(f), "--json")[1] == from_position
+    listed = [r["action"] for r in json.loads(from_position)["actions"]]
+    assert listed == [action_text(a, s.b) for a in s.legal_actions()]
+
+
+def test_position_text_round_trips_every_decision():
+    """Positions written at every decision of many random games (special-base and chance decisions
+    included) are read back as the same state."""
+    seen = set()
+    for seed in range(40):
+        _, s = game_record(seed, TERRAIN_IDS[seed % len(TERRAIN_IDS)], plies=0)
+        rng = random.Random(seed)
+        while not s.over:
+            assert parse_position(position_text(s)) == s, position_text(s)
+            seen.add(s.decision)
+            s.apply(s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions()))
+        assert parse_position(position_text(s)) == s
+    assert len(seen) >= 10
+
+
+def test_cli_legal_reads_a_record(tmp_path, capsys):
+    """`toybattle legal RECORD` lists the options at the position after the record's last action; a record
+    with a refused action stops with exit code 1 and the action's line and number."""
+    rec, s = game_record(6, plies=9)
+    f = tmp_path / "g.tbr"
+    f.write_text(rec.text())
+    code, out, _ = run(capsys, "legal", str(f), "--json")
+    assert code == 0 and [r["action"] for r in json.loads(out)["actions"]] == [action_text(a, s.b)
+                                                                             for a in s.legal_actions()]
+    rec.actions.append("7@41")
+    f.write_text(rec.text())
+    code, out, err = run(capsys, "legal", str(f))
+    assert code == 1 and out == ""
+    assert err.startswith(f"toybattle legal: {f}: line 8: action 10 (7@41) is illegal: ")
+    f.write_text(rec.text().replace("mode standard", "mode hard"))
+    code, out, err = run(capsys, "legal", str(f))
+    assert code == 2 and err == f"toybattle legal: {f}: line 3: mode must be standard or first-game, not 'hard'\n"
+
+
+def test_cli_legal_on_a_record_as_a_real_process(tmp_path):
+    """The same through `python -m toybattle legal`, a real process."""
+    rec, s = game_record(8, plies=12)
+    f = tmp_path / "g.tbr"
+    f.write_text(rec.text())
+    p = subprocess.run([sys.executable, "-m", "toybattle", "legal", str(f), "--json"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["deciding"] == s.describe_decision()
 
 
 def test_console_script_end_to_end(tmp_path):

@@ -536,6 +536,15 @@ def parse_record(text: str) -> Record:
     return Record(start, actions, setup_lines, source)
 
 
+def parse_game(text: str) -> State:
+    """The state a position describes, or the state at the end of a record (replayed: IllegalAction if
+    one of its actions is refused); which one is told by the first line."""
+    lines = _lines(text)
+    if lines and lines[0][1] == RECORD_HEADER.split():
+        return parse_record(text).replay()
+    return parse_position(text)
+
+
 def _setup_start(setup: dict[str, Line], end_line: int) -> State:
     """The new game a record's setup lines describe."""
     def value(key: str, default: str) -> str:

@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -611,6 +612,27 @@ def test_cli_legal_on_a_record_as_a_real_process(tmp_path):
                        text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["deciding"] == s.describe_decision()
+
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples").iterdir())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_example_is_read(capsys, path):
+    """Each file in examples/ is a position or record that `legal` reads (records also replay)."""
+    assert path.suffix in (".tbp", ".tbr")
+    code, out, err = run(capsys, "legal", str(path))
+    assert code == 0 and err == "" and out.splitlines()[1].startswith("  ")
+    if path.suffix == ".tbr":
+        assert run(capsys, "replay", str(path), "--position")[0] == 0
+
+
+def test_hand_written_example_means_what_its_comments_say():
+    """examples/castle-recall-by-hand.tbp: `rest` filled blue's reserve with its leftovers and red's with
+    unknown tiles; the ';' in a comment did not break a line, the one outside did."""
+    s = parse_position((Path(__file__).parents[2] / "examples" / "castle-recall-by-hand.tbp").read_text())
+    assert s.first == s.turn == 0 and len(s.reserve[0]) == 24 - 4 - 2 - 4 and all(t & 15 for t in s.reserve[0])
+    assert s.reserve[1] == [0x10] * (24 - 4 - 4 - 2) and s.claimed[1] == 0
 
 
 def test_console_script_end_to_end(tmp_path):

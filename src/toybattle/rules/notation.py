@@ -409,7 +409,9 @@ def _decision_node_refusal(s: State) -> str:
     top, who = s.top(i), SEATS[s.turn]
     if d == JUMBO_TARGET:
         return "" if top == (s.turn << 4 | JUMBO) else f"node {b.ids[i]} must have {who}'s Jumbo on top"
-    power = _DECISION_POWER[d]
+    power = _DECISION_POWER.get(d)
+    if power is None:  # a decision about a node that no special-base power explains: nothing to check
+        return ""
     if b.power[i] != power:
         node = b.terrain.nodes[i]
         what = "an H.Q." if node.kind == "hq" else f"a {node.power} base" if node.power else "a plain base"

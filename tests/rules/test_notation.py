@@ -370,7 +370,9 @@ def test_fuzz_random_text(text):
 TOKENS = st.sampled_from(["-", "?x3", "?x99999999999", "?x-1", "b7", "rK", "7", "K", "?", "blue", "red", "x",
                           "15:2", "99", "41", "0", "-1", "1e9", "over", "turn", "jumbo_target", "castle_recall",
                           "xb42_pick", "battlefield_pick", "stack", "end", "position", "actions", "draw", "7@41",
-                          "pick:7*", "shove@14>17", "recall@15", "#", ";", "1:blue", "seed", "order", "\t", "é"])
+                          "pick:7*", "shove@14>17", "recall@15", "#", ";", "1:blue", "seed", "order", "\t", "é",
+                          "rest", "blue:7@18", "red:draw", "blue:pick:7", "1_0", "१", "-99999999999999999999",
+                          "15:2", "castle_recall", "# ;", "20"])
 
 
 @st.composite

@@ -6,7 +6,9 @@ import json
 import platform
 import random
 import statistics
+import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .cli import UserError
@@ -16,26 +18,34 @@ from .rules import (
     IllegalAction,
     NotationError,
     State,
+    Terrain,
     TerrainError,
     action_text,
     describe_action,
     load_terrain,
-    parse_position,
     parse_record,
+    position_text,
 )
-from .rules.state import DECISION_NAMES
+from .rules.notation import parse_game
+from .rules.state import DECISION_NAMES, NODE_DECISIONS
+from .rules.terrain import Node
+from .rules.troops import KWAK, code
+from .rules.troops import name as troop_name
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="replay a game record and print the final position")
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="print JSON (shape in docs/notation.md)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print everything the final position holds, as JSON "
+                     "(shape in docs/notation.md)")
+    out.add_argument("--position", action="store_true", help="print the final position as a .tbp position")
     p.set_defaults(run=cmd_replay)
-    p = sub.add_parser("legal", help="list the legal actions at a position's current decision")
-    p.add_argument("file")
+    p = sub.add_parser("legal", help="list the legal actions at a position's decision (or after a record)")
+    p.add_argument("file", help="a position (.tbp) or a game record (.tbr)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_legal)
-    p = sub.add_parser("terrains", help="list the terrains")
+    p = sub.add_parser("terrains", help="list the terrains (--json: every node, path and region)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_terrains)
     p = sub.add_parser("bench", help="measure the rules engine on one core")
@@ -55,8 +65,19 @@ def _read(path: str) -> str:
         raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
+def _tile_name(t: int) -> str | None:
+    """A tile's troop name, None if its face is unknown."""
+    return troop_name(t & 15) if t & 15 else None
+
+
+def _seat_tiles(s: State, seat: int) -> dict[str, list[str | None]]:
+    return {"rack": [_tile_name(t) for t in s.rack[seat]], "laid": [_tile_name(t) for t in s.laid[seat]],
+            "public": [_tile_name(t) for t in s.public[seat]],
+            "reserve": [_tile_name(t) for t in s.reserve[seat][::-1]], "aside": [_tile_name(t) for t in s.aside[seat]]}
+
+
 def summary(s: State) -> dict[str, Any]:
-    """The final-position summary of ``toybattle replay --json``."""
+    """Everything the final position holds, for ``toybattle replay --json``."""
     b = s.b
     return {
         "terrain": b.terrain.id,
@@ -65,35 +86,46 @@ def summary(s: State) -> dict[str, Any]:
         "winner": SEATS[s.winner] if s.winner >= 0 else None,
         "reason": s.reason or None,
         "decision": DECISION_NAMES[s.decision],
+        "decision_node": b.ids[s.dnode] if s.dnode >= 0 and s.decision in NODE_DECISIONS else None,
+        "deciding": s.describe_decision(),
+        "first": SEATS[s.first],
         "to_move": SEATS[s.turn],
         "actions": s.ply,
         "medals": {SEATS[x]: s.medals(x) for x in (0, 1)},
         "objective": {SEATS[x]: b.objective[x] for x in (0, 1)},
+        "claimed": {str(b.terrain.regions[k].id): SEATS[w] for k, w in enumerate(s.claimed) if w >= 0},
         "rack": {SEATS[x]: s.hand_size(x) for x in (0, 1)},
         "reserve": {SEATS[x]: len(s.reserve[x]) for x in (0, 1)},
-        "discard": [("blue " if t >> 4 == 0 else "red ") + _troop(t) for t in s.discard],
-        "stacks": {str(b.ids[i]): [SEATS[t >> 4] + " " + _troop(t) for t in st] for i, st in enumerate(s.stacks) if st},
+        "tiles": {SEATS[x]: _seat_tiles(s, x) for x in (0, 1)},
+        "discard": [f"{SEATS[t >> 4]} {troop_name(t & 15)}" for t in s.discard],
+        "stacks": {str(b.ids[i]): [f"{SEATS[t >> 4]} {troop_name(t & 15)}" for t in st]
+                   for i, st in enumerate(s.stacks) if st},
+        "queue": [{"node": b.ids[i], "height": h} for i, h in s.queue],
     }
-
-
-def _troop(t: int) -> str:
-    from .rules.troops import name
-    return name(t & 15)
 
 
 _HOW = {"hq": "captured the enemy H.Q.", "medals": "reached the medal objective",
         "stuck": "the other player could not act", "conceded": "the other player conceded"}
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def _game(args: argparse.Namespace, read: Callable[[str], State]) -> State | None:
+    """The state ``read`` finds in ``args.file``; None (after one line on stderr) at a refused action."""
     try:
-        record = parse_record(_read(args.file))
-        s = record.replay()
+        return read(_read(args.file))
     except NotationError as e:
         raise UserError(f"{args.file}: {e}") from None
     except IllegalAction as e:
-        print(f"toybattle replay: {args.file}: {e}", file=__import__("sys").stderr)
+        print(f"toybattle {args.command}: {args.file}: {e}", file=sys.stderr)
+        return None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    s = _game(args, lambda text: parse_record(text).replay())
+    if s is None:
         return 1
+    if args.position:
+        print(position_text(s), end="")
+        return 0
     out = summary(s)
     if args.json:
         print(json.dumps(out, indent=1))
@@ -109,14 +141,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for node, st in out["stacks"].items():
         print(f"  {node:>3}: " + ", ".join(st) + "  (bottom to top)")
     print("discard: " + (", ".join(out["discard"]) or "empty"))
+    print("claimed: " + (", ".join(f"region {k} {w}" for k, w in out["claimed"].items()) or "none"))
     return 0
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
-    try:
-        s = parse_position(_read(args.file))
-    except NotationError as e:
-        raise UserError(f"{args.file}: {e}") from None
+    s = _game(args, parse_game)
+    if s is None:
+        return 1
     acts = s.legal_actions()
     rows: list[dict[str, Any]] = [{"action": action_text(a, s.b), "means": describe_action(a, s.b)} for a in acts]
     if s.is_chance:
@@ -136,18 +168,36 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _special(n: Node) -> str | None:
+    """A special base in words: its power, or the troops a restricted base takes."""
+    if n.power:
+        return n.power
+    if n.allowed:
+        return "restricted: " + "/".join(sorted(("Kwak" if x == KWAK else str(x)) for x in n.allowed))
+    return None
+
+
+def terrain_graph(t: Terrain) -> dict[str, Any]:
+    """The whole board graph of ``t``, for ``toybattle terrains --json``."""
+    nodes = [{"id": n.id, "kind": n.kind, "x": n.x, "y": n.y, "side": SEATS[n.side] if n.side is not None else None,
+              "power": n.power, "allowed": [code(x) for x in sorted(n.allowed)] if n.allowed else None}
+             for n in t.nodes]
+    return {"id": t.id, "name": t.name, "name_fr": t.name_fr,
+            "objective": {"blue": t.objective[0], "red": t.objective[1]}, "medals": t.medals,
+            "hq": {SEATS[x]: [n.id for n in t.hqs(x)] for x in (0, 1)},
+            "bases": [n.id for n in t.bases], "nodes": nodes, "paths": [list(p) for p in t.paths],
+            "regions": [{"id": r.id, "bases": list(r.bases), "medals": r.medals,
+                         "medal_spots": [list(xy) for xy in r.medal_spots]} for r in t.regions],
+            "special": {str(n.id): _special(n) for n in t.nodes if _special(n)}}
+
+
 def terrain_rows() -> list[dict[str, Any]]:
     rows = []
     for tid in TERRAIN_IDS:
         try:
-            t = load_terrain(tid)
+            rows.append(terrain_graph(load_terrain(tid)))
         except TerrainError as e:
             raise UserError(str(e)) from None
-        special = {str(n.id): (n.power or "restricted: " + "/".join(
-            sorted(("Kwak" if x == 8 else str(x)) for x in n.allowed or ()))) for n in t.nodes if n.power or n.allowed}
-        rows.append({"id": t.id, "name": t.name, "objective": {"blue": t.objective[0], "red": t.objective[1]},
-                     "hq": {"blue": len(t.hqs(0)), "red": len(t.hqs(1))}, "bases": len(t.bases),
-                     "paths": len(t.paths), "regions": len(t.regions), "medals": t.medals, "special": special})
     return rows
 
 
@@ -161,8 +211,8 @@ def cmd_terrains(args: argparse.Namespace) -> int:
     for r in rows:
         sp = ", ".join(f"{k} {v}" for k, v in r["special"].items()) or "none"
         print(f"{r['id']:<12}{r['name']:<18}{r['objective']['blue']:>2}/{r['objective']['red']:<2}"
-              f"{r['hq']['blue']:>3}/{r['hq']['red']:<2}{r['bases']:>7}{r['paths']:>7}{r['regions']:>9}"
-              f"{r['medals']:>8}  {sp}")
+              f"{len(r['hq']['blue']):>3}/{len(r['hq']['red']):<2}{len(r['bases']):>7}{len(r['paths']):>7}"
+              f"{len(r['regions']):>9}{r['medals']:>8}  {sp}")
     return 0
 
 

@@ -4,11 +4,12 @@ Notation (node numbers are the terrain's printed ids, troops are 1-7 or K):
 ``draw``, ``7@18`` (place Roxy on 18), ``use``, ``skip``, ``jumbo@19``, ``recall@17``,
 ``shove@19>22`` (move the enemy troop on 19 onto 22), ``recover:5``, and the chance
 outcomes ``pick:7`` (a standing tile) or ``pick:7*`` (a tile laid face down).
+In a record a player's action may name its seat: ``blue:7@18`` (see ``parse_seated``).
 """
 from __future__ import annotations
 
 from .terrain import Board
-from .troops import code, name, parse_troop
+from .troops import SEATS, code, name, parse_troop
 
 DRAW, USE, SKIP = 1, 2, 3
 PLACE, PLACE_END = 0x100, 0x100 + (9 << 5)
@@ -48,10 +49,20 @@ def to_text(action: int, b: Board) -> str:
 
 
 def _node(text: str, b: Board) -> int:
-    try:
-        return b.index[int(text)]
-    except (ValueError, KeyError):
-        raise ValueError(f"no node {text!r} on {b.terrain.name}") from None
+    i = b.index.get(int(text), -1) if text.isascii() and text.isdigit() and len(text) <= 3 else -1
+    if i < 0:
+        raise ValueError(f"no node {text[:24]!r} on {b.terrain.name}")
+    return i
+
+
+def parse_seated(text: str, b: Board) -> tuple[int | None, int]:
+    """(seat, action) for ``text``, which may name its seat first (``blue:7@18``); seat None if it does not."""
+    head, sep, rest = text.strip().partition(":")
+    if sep and head.lower() in SEATS:
+        if rest.lower().startswith("pick:"):
+            raise ValueError(f"bad action {text[:40]!r}: a chance outcome is no seat's action (write {rest})")
+        return SEATS.index(head.lower()), parse(rest, b)
+    return None, parse(text, b)
 
 
 def parse(text: str, b: Board) -> int:
@@ -88,8 +99,8 @@ def parse(text: str, b: Board) -> int:
             if troop:
                 return PICK + (int(laid) << 4) + troop
     except ValueError as e:
-        raise ValueError(f"bad action {text!r}: {e}") from None
-    raise ValueError(f"bad action {text!r} (expected e.g. draw, 7@18, use, skip, jumbo@19, recall@17, "
+        raise ValueError(f"bad action {text[:40]!r}: {e}") from None
+    raise ValueError(f"bad action {text[:40]!r} (expected e.g. draw, 7@18, use, skip, jumbo@19, recall@17, "
                      "shove@19>22, recover:5, pick:7)")
 
 

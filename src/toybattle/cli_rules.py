@@ -7,7 +7,7 @@ import random
 import statistics
 import time
 
-from .cli import UserError
+from .errors import UserError
 from .rules import (
     SEATS,
     TERRAIN_IDS,

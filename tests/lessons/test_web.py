@@ -8,7 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from toybattle.app import bots as app_bots
-from toybattle.app.server import build_app
+from toybattle.assembly import build_app
 from toybattle.lessons import all_lessons, lesson
 from toybattle.lessons.web import deal_unknowns
 from toybattle.rules.troops import full_army

@@ -4,21 +4,21 @@
 documented in docs/protocol.md; every incoming message is validated, and a bad
 one gets an ``error`` reply and changes nothing.
 
-Other parts of the product plug in through ``AppContext`` (the store, the bot
-levels, the games registry): if ``toybattle.lessons.web`` or
-``toybattle.online.web`` is importable and has ``routes(ctx)``, its routes are
-mounted; an online session registers a loader for its kind of stored game and
-adds its live sessions with ``ctx.games.add(session)``.
+Other parts of the product plug in as a ``Part`` handed to ``build_app`` by
+whoever assembles the product (toybattle.assembly); the app itself imports
+none of them. A part's ``routes(ctx)`` gets the ``AppContext`` (the store, the
+bot levels, the games registry) and returns its routes; an online session
+registers a loader for its kind of stored game and adds its live sessions with
+``ctx.games.add(session)``.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -27,7 +27,7 @@ import segno
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -41,7 +41,6 @@ from .session import KINDS, LocalSession, Refused, Session
 log = logging.getLogger("toybattle.app")
 
 MAX_MESSAGE = 4096  # characters; every legal message is far shorter
-OPTIONAL_WEB = ("toybattle.lessons.web", "toybattle.online.web")
 
 
 def web_dir() -> Path:
@@ -115,19 +114,28 @@ class Games:
 
 @dataclass
 class AppContext:
-    """What optional parts of the product get from the app (see module docstring)."""
+    """What the parts plugged into the app get from it (see module docstring)."""
     store: Store
     games: Games
     web_dir: Path
     bind_host: str = "127.0.0.1"
     links: list[dict] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
-    features: list[str] = field(default_factory=list)  # optional parts mounted: "lessons", "online"
+    features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
 
     def levels(self) -> list[app_bots.LevelInfo]:
         return app_bots.levels()
 
     def make_bot(self, level: str, seed: int | None = None):
         return app_bots.make_bot(level, seed)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A section of the product plugged into the app: its name (in ``/api/meta``'s features), its
+    routes given the app's context, and links for the home screen ({"label", "href"})."""
+    feature: str
+    routes: Callable[[AppContext], Sequence[BaseRoute]]
+    links: tuple[dict[str, str], ...] = ()
 
 
 # ---------------------------------------------------------------- websocket protocol
@@ -419,28 +427,13 @@ async def replay(request: Request) -> JSONResponse:
         return _error(str(e), 409)
 
 
-def _mount_optional(ctx: AppContext) -> list:
-    routes = []
-    for name in OPTIONAL_WEB:
-        try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name and name.startswith(e.name):
-                continue  # that part of the product is not built yet
-            raise
-        if hasattr(mod, "routes"):
-            routes += list(mod.routes(ctx))
-            ctx.features.append(name.split(".")[1])
-        ctx.links += list(getattr(mod, "LINKS", []))
-    return routes
-
-
-def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
+def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
               resume: bool = True) -> Starlette:
-    """The Starlette app over ``store``. ``bot_delay``: seconds a bot waits before each action."""
+    """The Starlette app over ``store``, with ``parts`` plugged in. ``bot_delay``: seconds a bot waits
+    before each action."""
     games = Games(store, bot_delay)
     ctx = AppContext(store=store, games=games, web_dir=web_dir(), bind_host=bind_host)
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", index),
         Route("/join/{game}/{token}", index),
         Route("/api/meta", meta),
@@ -451,7 +444,10 @@ def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
-    routes += _mount_optional(ctx)
+    for part in parts:
+        routes += part.routes(ctx)
+        ctx.features.append(part.feature)
+        ctx.links += part.links
     routes.append(Mount("/static", StaticFiles(directory=str(ctx.web_dir)), name="static"))
 
     @contextlib.asynccontextmanager

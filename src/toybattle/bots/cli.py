@@ -6,7 +6,7 @@ import json
 import signal
 import sys
 
-from ..cli import UserError
+from ..errors import UserError
 from ..rules import TERRAIN_IDS, NotationError, action_text, observation, parse_position
 from . import DEFAULT_LEVEL, LEVELS, UnknownLevel, level, make_bot
 

@@ -6,7 +6,7 @@ import json
 import sys
 import textwrap
 
-from ..cli import UserError
+from ..errors import UserError
 from . import rulebook
 from .check import check_lesson
 from .lesson import LessonError, all_lessons

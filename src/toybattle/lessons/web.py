@@ -1,4 +1,4 @@
-"""The Learn section of the app: routes mounted by ``toybattle.app.server`` through ``routes(ctx)``.
+"""The Learn section of the app: ``PART``, plugged into the app by toybattle.assembly.
 
     GET  /learn                          the page (web/learn.html)
     GET  /api/lessons                    topics and lessons (id, title, topic, terrain, mode)
@@ -28,8 +28,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from toybattle.app.bots import default_level
+from toybattle.app.server import AppContext, Part, json_object
 from toybattle.app.server import error_response as _error
-from toybattle.app.server import json_object
 from toybattle.app.session import LocalSession, Refused, new_token
 from toybattle.app.view import seat_view
 from toybattle.rules import SEATS, Record, State, observation
@@ -40,7 +40,6 @@ from . import goals, rulebook
 from .lesson import Lesson, all_lessons, lesson, topics
 from .play import Attempt, play
 
-LINKS = [{"label": "Learn to play", "href": "/learn"}]
 MAX_ACTIONS = 24
 LESSON_LEVEL = "greedy"  # a lesson's bot plays on the spot and punishes plain blunders, nothing more
 _SECRET = secrets.token_bytes(32)
@@ -174,7 +173,7 @@ def deal_unknowns(s: State, rng: random.Random) -> State:
     return full
 
 
-def start_bot_game(ctx: Any, x: Lesson, s: State, human: int, level: str) -> LocalSession:
+def start_bot_game(ctx: AppContext, x: Lesson, s: State, human: int, level: str) -> LocalSession:
     """Store and start a bot game from ``s``, the learner on ``human``: stored and run like any app bot
     game (``LocalSession``: the bot only ever receives its seat's observation)."""
     full = deal_unknowns(s, random.SystemRandom())
@@ -194,7 +193,7 @@ async def rules(request: Request) -> JSONResponse:
     return JSONResponse(rulebook.as_json(rulebook.load()))
 
 
-def play_again(ctx: Any, old: LocalSession) -> LocalSession:
+def play_again(ctx: AppContext, old: LocalSession) -> LocalSession:
     """The rematch of a game played on from a lesson: the lesson's position again (its unknown
     tiles dealt anew), the learner on the same side, against the same bot."""
     try:
@@ -206,7 +205,7 @@ def play_again(ctx: Any, old: LocalSession) -> LocalSession:
         raise Refused(f"the lesson's position cannot be dealt again: {e}") from None
 
 
-def routes(ctx: Any) -> list[Route]:
+def routes(ctx: AppContext) -> list[Route]:
     """The Learn section's routes (``ctx`` is the app's AppContext). Loading every lesson here means a
     broken lesson file stops the server at start-up with its message, not in front of a learner."""
     all_lessons()
@@ -220,3 +219,6 @@ def routes(ctx: Any) -> list[Route]:
         Route("/api/lessons/{lesson}/continue", continue_lesson, methods=["POST"]),
         Route("/api/rules", rules),
     ]
+
+
+PART = Part("lessons", routes, links=({"label": "Learn to play", "href": "/learn"},))

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from toybattle.app import bots as app_bots
 from toybattle.assembly import build_app
 from toybattle.lessons import all_lessons, lesson
-from toybattle.lessons.web import deal_unknowns
+from toybattle.rules import determinize
 from toybattle.rules.troops import full_army
 from toybattle.store import Store
 
@@ -122,7 +122,7 @@ def test_unknown_tiles_get_real_faces_one_army_each(x):
     import random
     s = x.start()
     for seed in range(3):
-        full = deal_unknowns(s, random.Random(seed))
+        full = determinize(s, random.Random(seed))
         for seat in (0, 1):
             assert army(full, seat) == full_army(seat)
             known = [k for k, t in enumerate(s.reserve[seat]) if t & 15]

@@ -31,7 +31,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from toybattle.rules import SEATS, TERRAIN_IDS, load_terrain
+from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
 from toybattle.rules.troops import code, parse_troop
 from toybattle.store import GameRow, Store, StoreError
 
@@ -85,8 +85,9 @@ class Games:
             session.kick_bot()
         return session
 
-    def create(self, settings: dict) -> LocalSession:
-        s = LocalSession.create(self.store, bot_delay=self.bot_delay, **settings)
+    def create(self, settings: dict, start: State | None = None, extra: dict | None = None) -> LocalSession:
+        """A new local game (``LocalSession.create``), served and its bot started."""
+        s = LocalSession.create(self.store, bot_delay=self.bot_delay, start=start, extra=extra, **settings)
         self.add(s)
         s.kick_bot()
         return s

@@ -21,6 +21,8 @@ from toybattle.rules import (
     TERRAIN_IDS,
     IllegalAction,
     NotationError,
+    Record,
+    State,
     action_text,
     observation,
     parse_action,
@@ -28,8 +30,7 @@ from toybattle.rules import (
     setup_record,
 )
 from toybattle.rules import actions as A
-from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW
-from toybattle.rules.troops import full_army
+from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, deal
 from toybattle.store import GameRow, Store
 
 from . import bots as app_bots
@@ -144,36 +145,37 @@ class LocalSession(Session):
     @classmethod
     def create(cls, store: Store, kind: str, terrain: str = "castle", first_game: bool = False,
                first: str = "random", human: str = "blue", level: str | None = None,
-               bot_delay: float = 0.6) -> LocalSession:
-        """A new game, stored before it is returned. Raises Refused for bad settings."""
+               bot_delay: float = 0.6, start: State | None = None, extra: dict | None = None) -> LocalSession:
+        """A new game, stored before it is returned. Raises Refused for bad settings. ``start``: a full
+        position to play from instead of a new deal (its terrain and mode win); ``extra``: more meta
+        for whoever started the game (the Learn section marks its games with "lesson")."""
         if kind not in KINDS:
             raise Refused(f"unknown kind of game {kind!r} (one of: {', '.join(KINDS)})")
         rng = random.SystemRandom()
+        if start is not None:
+            terrain, first_game = start.terrain.id, start.first_game
         if terrain == "random":
             terrain = rng.choice(TERRAIN_IDS)
         if terrain not in TERRAIN_IDS:
             raise Refused(f"unknown terrain {terrain!r}")
-        if first not in ("random",) + SEATS:
+        if first not in ("random", *SEATS):
             raise Refused("who starts must be blue, red or random")
         if human == "random":
             human = rng.choice(SEATS)
         if human not in SEATS:
             raise Refused("your colour must be blue, red or random")
-        orders = []
-        for seat in (0, 1):
-            army = full_army(seat)
-            rng.shuffle(army)
-            orders.append(army)
-        first_seat = rng.randrange(2) if first == "random" else SEATS.index(first)
-        record = setup_record(terrain, bool(first_game), first_seat, orders)
+        if start is None:
+            dealt_first, orders = deal(rng)
+            record = setup_record(terrain, bool(first_game), dealt_first if first == "random" else SEATS.index(first),
+                                  orders)
+        else:
+            record = Record(start)
         meta: dict = {"tokens": {}, "settings": {"kind": kind, "terrain": terrain, "first_game": bool(first_game),
                                                  "first": first, "human": human, "level": level}}
         if kind == "bot":
             level = level or app_bots.default_level()
-            try:
-                app_bots.make_bot(level)
-            except app_bots.UnknownLevel as e:
-                raise Refused(str(e)) from None
+            if level not in [lv.name for lv in app_bots.levels()]:
+                raise Refused(f"unknown bot level {level!r}")
             meta["settings"]["level"] = level
             meta["bot"] = {"seat": SEATS[1 - SEATS.index(human)], "level": level}
             meta["tokens"][human] = new_token()
@@ -181,6 +183,7 @@ class LocalSession(Session):
             meta["tokens"] = {s: new_token() for s in SEATS}
             if kind == "lan":
                 meta["host"] = human
+        meta.update(extra or {})
         row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
         store.put(row)
         return cls(row, store, bot_delay)
@@ -329,8 +332,7 @@ class LocalSession(Session):
 
     def _play(self, a: int) -> None:
         self._apply(a)
-        while self.state.is_chance:  # XB-42 and the tank pick at random: the referee draws the lot
-            self._apply(self.state.sample_chance(self.rng))
+        self.state.resolve_chance(self.rng, self._apply)  # XB-42 and the tank pick at random: we draw the lot
 
     def _apply(self, a: int) -> None:
         """Apply a legal action: record it, write both seats' logs, track the turn's start."""

@@ -43,10 +43,10 @@ class GameResult:
 def referee(s: State, players: list[Bot], rng: random.Random) -> GameResult:
     """Play ``s`` to the end between ``players[seat]``; only observations reach them."""
     think: list[list[float]] = [[], []]
-    while not s.over:
-        if s.is_chance:
-            s.apply_unchecked(s.sample_chance(rng))
-            continue
+    while True:
+        s.resolve_chance(rng)
+        if s.over:
+            break
         seat = s.actor
         bot = players[seat]
         budget = bot.budget_s

@@ -20,7 +20,6 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections import Counter
 from typing import Any
 
 from starlette.requests import Request
@@ -30,11 +29,10 @@ from starlette.routing import Route
 from toybattle.app.bots import default_level
 from toybattle.app.server import AppContext, Part, json_object
 from toybattle.app.server import error_response as _error
-from toybattle.app.session import LocalSession, Refused, new_token
+from toybattle.app.session import LocalSession, Refused
 from toybattle.app.view import seat_view
-from toybattle.rules import SEATS, Record, State, observation
-from toybattle.rules.troops import full_army
-from toybattle.store import GameRow, StoreError
+from toybattle.rules import SEATS, State, determinize, observation
+from toybattle.store import StoreError
 
 from . import goals, rulebook
 from .lesson import Lesson, all_lessons, lesson, topics
@@ -151,42 +149,12 @@ async def continue_lesson(request: Request) -> JSONResponse:
     return JSONResponse({"game": session.id, "token": token, "url": f"/join/{session.id}/{token}"})
 
 
-def deal_unknowns(s: State, rng: random.Random) -> State:
-    """The referee's position with every unknown tile given a real face: each army's tiles that the
-    position does not place anywhere (stacks, discard, racks, laid, the known reserve and set-aside
-    tiles), shuffled. ``rules.determinize`` does not fit here: it fills an *observation*, where no
-    reserve tile is ever known, so it would deal a lesson's known reserve tiles a second time."""
-    full = s.copy()
-    for seat in (0, 1):
-        held = [full.rack, full.laid, full.reserve, full.aside]
-        placed = [t for st in full.stacks for t in st if t >> 4 == seat] + \
-            [t for t in full.discard if t >> 4 == seat] + [t for where in held for t in where[seat] if t & 15]
-        left = Counter(full_army(seat))
-        left.subtract(placed)
-        pool = list(left.elements())
-        unknown = sum(1 for where in held for t in where[seat] if not t & 15)
-        if any(n < 0 for n in left.values()) or len(pool) != unknown:
-            raise ValueError(f"{SEATS[seat]}'s tiles in this position are not one army of 24")
-        rng.shuffle(pool)
-        for where in held:
-            where[seat] = [t if t & 15 else pool.pop() for t in where[seat]]
-    return full
-
-
 def start_bot_game(ctx: AppContext, x: Lesson, s: State, human: int, level: str) -> LocalSession:
-    """Store and start a bot game from ``s``, the learner on ``human``: stored and run like any app bot
-    game (``LocalSession``: the bot only ever receives its seat's observation)."""
-    full = deal_unknowns(s, random.SystemRandom())
-    me = SEATS[human]
-    meta = {"tokens": {me: new_token()}, "lesson": x.id, "bot": {"seat": SEATS[1 - human], "level": level},
-            "settings": {"kind": "bot", "terrain": full.terrain.id, "first_game": full.first_game,
-                         "first": "random", "human": me, "level": level}}
-    row = GameRow(id=secrets.token_hex(6), kind="bot", record=Record(full).text(), meta=meta)
-    ctx.store.put(row)
-    session = LocalSession(row, ctx.store, ctx.games.bot_delay)
-    ctx.games.add(session)
-    session.kick_bot()
-    return session
+    """Store and start a bot game from ``s``, the learner on ``human``, its unknown tiles given real
+    faces: stored and run like any app bot game (the bot only ever receives its seat's observation)."""
+    full = determinize(s, random.SystemRandom())
+    settings = {"kind": "bot", "human": SEATS[human], "level": level}
+    return ctx.games.create(settings, start=full, extra={"lesson": x.id})
 
 
 async def rules(request: Request) -> JSONResponse:

@@ -7,6 +7,7 @@ Troops 1..7 are their strengths; Kwak, the joker, is 8 and has no strength.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from importlib import resources
 
@@ -88,6 +89,14 @@ def covers(mine: int, theirs: int) -> bool:
 
 def full_army(seat: int) -> list[int]:
     return [tile(seat, t) for t in TROOPS for _ in range(COPIES)]
+
+
+def shuffled_army(seat: int, rng: random.Random) -> list[int]:
+    """``seat``'s 24 tiles in the order ``rng`` shuffles them: the one army shuffle, behind every
+    new deal (``state.deal``) and every online peer's secret tile order."""
+    army = full_army(seat)
+    rng.shuffle(army)
+    return army
 
 
 def parse_seat(text: str) -> int:

@@ -116,9 +116,6 @@ class Store:
         return self._select("WHERE over = 0" + (" AND kind = ?" if kind else "") + " ORDER BY updated",
                             (kind,) if kind else ())
 
-    def recent(self, limit: int = 50) -> list[GameRow]:
-        return self._select("ORDER BY updated DESC LIMIT ?", (limit,))
-
     def _select(self, where: str, args: tuple) -> list[GameRow]:
         with self._lock:
             cur = self._db.execute(f"SELECT * FROM games {where}", args)

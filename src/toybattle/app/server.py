@@ -123,12 +123,6 @@ class AppContext:
     links: list[dict] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
     features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
 
-    def levels(self) -> list[app_bots.LevelInfo]:
-        return app_bots.levels()
-
-    def make_bot(self, level: str, seed: int | None = None):
-        return app_bots.make_bot(level, seed)
-
 
 @dataclass(frozen=True)
 class Part:
@@ -316,7 +310,7 @@ async def meta(request: Request) -> JSONResponse:
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
         "terrains": terrains, "troops": rules_data("troops.json"), "powers": rules_data("powers.json"),
-        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in ctx.levels()],
+        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in app_bots.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
 

@@ -283,8 +283,7 @@ class LocalSession(Session):
         s = self.state
         if s.over or s.actor != seat or seat == self.bot_seat:
             raise Refused("a hint is for the seat about to play")
-        names = [lv.name for lv in app_bots.levels()]
-        adviser = app_bots.make_bot(HINT_LEVEL if HINT_LEVEL in names else names[0])
+        adviser = app_bots.make_bot(HINT_LEVEL)
         obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
         a, why = await asyncio.to_thread(adviser.hint, obs)
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}

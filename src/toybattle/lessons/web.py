@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from toybattle.app.bots import default_level
+from toybattle.app.bots import levels
 from toybattle.app.server import AppContext, Part, json_object
 from toybattle.app.server import error_response as _error
 from toybattle.app.session import LocalSession, Refused
@@ -135,10 +135,10 @@ async def continue_lesson(request: Request) -> JSONResponse:
         return got
     actions, nonce, body = got
     ctx = request.app.state.ctx
-    levels = [lv.name for lv in ctx.levels()]
-    level = body.get("level") or (LESSON_LEVEL if LESSON_LEVEL in levels else default_level())
-    if level not in levels:
-        return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(levels)})")
+    names = [lv.name for lv in levels()]
+    level = body.get("level") or LESSON_LEVEL
+    if level not in names:
+        return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(names)})")
     attempt = play(x, actions, _rng(x.id, nonce))
     s = attempt.state if attempt.done and not attempt.state.over else x.start()
     try:

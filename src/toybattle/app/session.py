@@ -357,9 +357,12 @@ class LocalSession(Session):
         # the logs were written action by action: cut back to the lines written before the turn began
         for seat in (0, 1):
             self.logs[seat] = [e for e in self.logs[seat] if e["n"] <= start.ply]
-        self.logs[self.state.turn].append({"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
-                                           "text": f"{SEATS[start.turn].capitalize()} takes the turn back",
-                                           "you": "You take the turn back"})
+        for viewer in (0, 1):  # both logs lost the turn's lines, so both say why
+            line = {"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
+                    "text": f"{SEATS[start.turn].capitalize()} takes the turn back"}
+            if viewer == start.turn:
+                line["you"] = "You take the turn back"
+            self.logs[viewer].append(line)
 
     def _concede(self, seat: int) -> None:
         s = self.state

@@ -27,6 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # MIGRATIONS[v] takes a file from layout version v to v + 1. Version 0 is a new, empty file, or a file
 # written by toybattle 0.1, which kept no version: its games table is exactly layout 1, so on such a
@@ -57,7 +58,7 @@ class GameRow:
     id: str
     kind: str
     record: str
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     over: bool = False
     winner: str | None = None
     reason: str | None = None
@@ -82,7 +83,7 @@ def default_path() -> Path:
 class Store:
     """The games file. Safe to share between the event loop and worker threads (one lock)."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self._lock = threading.Lock()
         try:

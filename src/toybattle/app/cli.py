@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 8765
 
 
-def register(sub: argparse._SubParsersAction, build_app: AppBuilder) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], build_app: AppBuilder) -> None:
     p = sub.add_parser("serve", help="play in the browser: start the app's server (the default command)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 lets devices on your network join)")

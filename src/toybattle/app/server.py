@@ -18,10 +18,11 @@ import contextlib
 import json
 import logging
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import segno
 from starlette.applications import Starlette
@@ -41,6 +42,7 @@ from .session import KINDS, LocalSession, Refused, Session
 log = logging.getLogger("toybattle.app")
 
 MAX_MESSAGE = 4096  # characters; every legal message is far shorter
+MsgId = int | str | None  # a message's "id", echoed in its reply
 
 
 def web_dir() -> Path:
@@ -62,7 +64,7 @@ class Games:
             kind: (lambda row: LocalSession(row, self.store, self.bot_delay)) for kind in KINDS}
         # how a game whose stored meta holds this key is played again (the Learn section registers
         # "lesson": a rematch starts from the lesson's position, not from a new deal)
-        self.rematchers: dict[str, Callable[[LocalSession], Session]] = {}
+        self.rematchers: dict[str, Callable[[LocalSession], LocalSession]] = {}
 
     def add(self, session: Session) -> None:
         self.sessions[session.id] = session
@@ -85,14 +87,15 @@ class Games:
             session.kick_bot()
         return session
 
-    def create(self, settings: dict, start: State | None = None, extra: dict | None = None) -> LocalSession:
+    def create(self, settings: dict[str, Any], start: State | None = None,
+               extra: dict[str, Any] | None = None) -> LocalSession:
         """A new local game (``LocalSession.create``), served and its bot started."""
         s = LocalSession.create(self.store, bot_delay=self.bot_delay, start=start, extra=extra, **settings)
         self.add(s)
         s.kick_bot()
         return s
 
-    def rematch(self, session: LocalSession, settings: dict) -> Session:
+    def rematch(self, session: LocalSession, settings: dict[str, Any]) -> LocalSession:
         """A new game like ``session``: as a registered rematcher starts it again, else a new deal."""
         for key, again in self.rematchers.items():
             if key in session.row.meta:
@@ -120,7 +123,7 @@ class AppContext:
     games: Games
     web_dir: Path
     bind_host: str = "127.0.0.1"
-    links: list[dict] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
+    links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
     features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
 
 
@@ -145,7 +148,7 @@ class Connection:
         self.seat = -1
         self.send_lock = asyncio.Lock()
 
-    async def send(self, msg: dict) -> None:
+    async def send(self, msg: dict[str, Any]) -> None:
         async with self.send_lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
                 await self.ws.send_text(json.dumps(msg))
@@ -210,7 +213,7 @@ class Connection:
         except Refused as e:
             await self.send({"type": "error", "id": msg_id, "message": str(e)})
 
-    async def hello(self, msg: dict, msg_id) -> None:
+    async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
         game, token = msg.get("game"), msg.get("token")
         if not isinstance(game, str) or not isinstance(token, str):
             raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
@@ -224,11 +227,12 @@ class Connection:
         await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
         await self.push_view(session)
 
-    async def rematch(self, session: Session, seat: int, msg_id) -> None:
+    async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
         settings = session.settings()
-        if settings is None or not session.over:
+        if not isinstance(session, LocalSession) or settings is None or not session.over:
             raise Refused("a rematch is offered when the game is over")
-        if "rematch" in getattr(session, "row", GameRow("", "", "")).meta:
+        new: Session | None
+        if "rematch" in session.row.meta:
             new = self.games.get(session.row.meta["rematch"])
         else:
             try:
@@ -237,6 +241,8 @@ class Connection:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
             session.store.put(session.row)
+        if not isinstance(new, LocalSession):
+            raise Refused("no rematch: that game is no longer in the games file")
         # every seat connected to the old game learns its own new token, and only its own
         await session.changed()
         await self.send({"type": "ok", "id": msg_id})
@@ -286,7 +292,7 @@ def error_response(message: str, status: int = 400) -> JSONResponse:
 _error = error_response
 
 
-async def json_object(request: Request) -> dict | JSONResponse:
+async def json_object(request: Request) -> dict[str, Any] | JSONResponse:
     """The request's JSON body if it is an object, else the error response to send back."""
     try:
         body = await request.json()
@@ -379,8 +385,9 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
         except OSError:
             infos = []
         for *_, sockaddr in infos:
-            if not sockaddr[0].startswith("127."):
-                return sockaddr[0], True
+            addr = str(sockaddr[0])
+            if not addr.startswith("127."):
+                return addr, True
         return None, True
     return bind_host, not bind_host.startswith("127.") and bind_host != "localhost"
 
@@ -446,7 +453,7 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
     routes.append(Mount("/static", StaticFiles(directory=str(ctx.web_dir)), name="static"))
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if resume:
             n = games.resume_all()
             if n:

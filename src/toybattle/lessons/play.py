@@ -123,7 +123,7 @@ def after_prefix(lesson: Lesson, prefix: Sequence[str]) -> list[tuple[State, lis
     actions played and, if the prefix's last action was refused there, the engine's reason."""
     s = lesson.start()
     me = s.actor
-    branches = [(s, [])]
+    branches: list[tuple[State, list[str]]] = [(s, [])]
     out = []
     for k, text in enumerate(prefix):
         nxt = []

@@ -50,7 +50,7 @@ def _rng(lesson_id: str, nonce: str) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
-def _view(s: State, me: int, x: Lesson) -> dict:
+def _view(s: State, me: int, x: Lesson) -> dict[str, Any]:
     return seat_view(observation(s, me), me, game={"id": f"lesson:{x.id}", "kind": "lesson",
                                                     "terrain": s.terrain.id, "first_game": s.first_game})
 
@@ -78,7 +78,7 @@ def _find(request: Request) -> Lesson | None:
         return None
 
 
-async def _body(request: Request) -> tuple[list[str], str, dict] | JSONResponse:
+async def _body(request: Request) -> tuple[list[str], str, dict[str, Any]] | JSONResponse:
     """The learner's actions and nonce from a POST body, checked (and the whole body)."""
     body = await json_object(request)
     if isinstance(body, JSONResponse):

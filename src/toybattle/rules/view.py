@@ -31,9 +31,9 @@ def observation(state: State, seat: int) -> State:
     return obs
 
 
-def unseen(obs: State, seat: int) -> Counter:
+def unseen(obs: State, seat: int) -> Counter[int]:
     """The tiles of ``seat``'s army whose place ``obs`` does not show (as a multiset of tiles)."""
-    seen = Counter()
+    seen: Counter[int] = Counter()
     for st in obs.stacks:
         seen.update(t for t in st if t >> 4 == seat)
     seen.update(t for t in obs.discard if t >> 4 == seat)

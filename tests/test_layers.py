@@ -14,7 +14,7 @@ SRC = Path(toybattle.__file__).parent
 ALLOWED = {
     "__init__": set(),
     "__main__": {"cli"},
-    "cli": {"cli_rules", "bots", "app", "online", "lessons", "assembly", "errors"},
+    "cli": {"cli_rules", "bots", "app", "online", "lessons", "assembly", "errors", "store"},
     "assembly": {"app", "lessons", "online", "store"},
     "lessons": {"app", "store", "rules", "errors"},
     "online": {"app", "bots", "store", "rules", "errors"},

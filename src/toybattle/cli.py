@@ -1,36 +1,88 @@
 """The ``toybattle`` command: a thin dispatcher; each area registers its own subcommands.
 
 Every area's cli module exposes ``register(subparsers)`` which adds its parsers with
-``set_defaults(run=FUNC)``; FUNC(args) returns an exit code. Errors meant for the user
-are raised as ``UserError`` (toybattle.errors) and printed as one line, never as a
-traceback. This is the product's entry point, so it is also where the parts meet:
-``serve`` gets the app with the Learn section and online rooms plugged in
-(toybattle.assembly).
+``set_defaults(run=FUNC)``; FUNC(args) returns an exit code; ``COMMANDS`` says which area has
+which command. Errors meant for the user are raised as ``UserError`` (toybattle.errors) and
+printed as one line, never as a traceback. This is the product's entry point, so it is also
+where the parts meet: ``serve`` gets the app with the Learn section and online rooms plugged
+in (toybattle.assembly).
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from . import assembly, cli_rules
-from .app import cli as app_cli
-from .bots import cli as bots_cli
 from .errors import UserError
-from .lessons import cli as lessons_cli
-from .online import cli as online_cli
 
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from .store import Store
+
+Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 DEFAULT_COMMAND = "serve"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def serve_app(store: Store, **options: Any) -> Starlette:
+    """The whole product's app, for ``serve``: the app with the Learn section and online rooms."""
+    from .assembly import build_app
+
+    return build_app(store, **options)
+
+
+# Each area's cli module is imported inside its function, so a command loads only its own area: loading
+# them all (the web stack above all) would triple the start-up of `toybattle legal` or of an engine.
+def _rules() -> Register:
+    from . import cli_rules
+
+    return cli_rules.register
+
+
+def _bots() -> Register:
+    from .bots import cli
+
+    return cli.register
+
+
+def _app() -> Register:
+    from .app import cli
+
+    return functools.partial(cli.register, build_app=serve_app)
+
+
+def _online() -> Register:
+    from .online import cli
+
+    return cli.register
+
+
+def _lessons() -> Register:
+    from .lessons import cli
+
+    return cli.register
+
+
+# command -> the area that registers it (in the order `toybattle --help` lists them)
+COMMANDS: dict[str, Callable[[], Register]] = {
+    "replay": _rules, "legal": _rules, "terrains": _rules, "bench": _rules,
+    "arena": _bots, "engine": _bots, "hint": _bots,
+    "serve": _app,
+    "host": _online, "join": _online,
+    "lessons": _lessons, "rules": _lessons,
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or only for ``only``'s area."""
     parser = argparse.ArgumentParser(prog="toybattle", description="Play Toy Battle: rules engine, bots, app.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    cli_rules.register(sub)
-    bots_cli.register(sub)
-    app_cli.register(sub, assembly.build_app)
-    online_cli.register(sub)
-    lessons_cli.register(sub)
+    areas = [COMMANDS[only]] if only else list(dict.fromkeys(COMMANDS.values()))
+    for area in areas:
+        area()(sub)
     return parser
 
 
@@ -38,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = [DEFAULT_COMMAND] + argv
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -1,54 +1,88 @@
 """The ``toybattle`` command: a thin dispatcher; each area registers its own subcommands.
 
-Every subcommand lives in the module named in COMMANDS and exposes
-``register(subparsers)`` which adds its parser with ``set_defaults(run=FUNC)``;
-FUNC(args) returns an exit code. Errors meant for the user are raised as
-``UserError`` and printed as one line, never as a traceback.
+Every area's cli module exposes ``register(subparsers)`` which adds its parsers with
+``set_defaults(run=FUNC)``; FUNC(args) returns an exit code; ``COMMANDS`` says which area has
+which command. Errors meant for the user are raised as ``UserError`` (toybattle.errors) and
+printed as one line, never as a traceback. This is the product's entry point, so it is also
+where the parts meet: ``serve`` gets the app with the Learn section and online rooms plugged
+in (toybattle.assembly).
 """
 from __future__ import annotations
 
 import argparse
-import importlib
+import functools
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-# command name -> module that registers it (imported only when needed, so each area stays optional)
-COMMANDS = {
-    "replay": "toybattle.cli_rules",
-    "legal": "toybattle.cli_rules",
-    "terrains": "toybattle.cli_rules",
-    "bench": "toybattle.cli_rules",
-    "arena": "toybattle.bots.cli",
-    "engine": "toybattle.bots.cli",
-    "hint": "toybattle.bots.cli",
-    "serve": "toybattle.app.cli",
-    "host": "toybattle.online.cli",
-    "join": "toybattle.online.cli",
-    "lessons": "toybattle.lessons.cli",
-    "rules": "toybattle.lessons.cli",
-}
+from .errors import UserError
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from .store import Store
+
+Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 DEFAULT_COMMAND = "serve"
 
 
-class UserError(Exception):
-    """A problem the user can fix (bad file, bad option): printed as one line, exit code 2."""
+def serve_app(store: Store, **options: Any) -> Starlette:
+    """The whole product's app, for ``serve``: the app with the Learn section and online rooms."""
+    from .assembly import build_app
+
+    return build_app(store, **options)
+
+
+# Each area's cli module is imported inside its function, so a command loads only its own area: loading
+# them all (the web stack above all) would triple the start-up of `toybattle legal` or of an engine.
+def _rules() -> Register:
+    from . import cli_rules
+
+    return cli_rules.register
+
+
+def _bots() -> Register:
+    from .bots import cli
+
+    return cli.register
+
+
+def _app() -> Register:
+    from .app import cli
+
+    return functools.partial(cli.register, build_app=serve_app)
+
+
+def _online() -> Register:
+    from .online import cli
+
+    return cli.register
+
+
+def _lessons() -> Register:
+    from .lessons import cli
+
+    return cli.register
+
+
+# command -> the area that registers it (in the order `toybattle --help` lists them)
+COMMANDS: dict[str, Callable[[], Register]] = {
+    "replay": _rules, "legal": _rules, "terrains": _rules, "bench": _rules,
+    "arena": _bots, "engine": _bots, "hint": _bots,
+    "serve": _app,
+    "host": _online, "join": _online,
+    "lessons": _lessons, "rules": _lessons,
+}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or only for ``only``'s area."""
     parser = argparse.ArgumentParser(prog="toybattle", description="Play Toy Battle: rules engine, bots, app.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    done = set()
-    for cmd, module in COMMANDS.items():
-        if module in done or (only and cmd != only):
-            continue
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name and module.startswith(e.name):
-                continue  # that part of the product is not built yet
-            raise
-        mod.register(sub)
-        done.add(module)
+    areas = [COMMANDS[only]] if only else list(dict.fromkeys(COMMANDS.values()))
+    for area in areas:
+        area()(sub)
     return parser
 
 
@@ -56,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = [DEFAULT_COMMAND] + argv
-    only = argv[0] if argv and argv[0] in COMMANDS else None
-    parser = build_parser(only)
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .cli import UserError
+from .errors import UserError
 from .rules import (
     SEATS,
     TERRAIN_IDS,

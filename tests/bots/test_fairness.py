@@ -18,8 +18,7 @@ def _midgame(terrain: str, seed: int, plies: int, first_game: bool = False) -> S
         if s.over:
             break
         s.apply_unchecked(s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions()))
-    while s.is_chance:
-        s.apply_unchecked(s.sample_chance(rng))
+    s.resolve_chance(rng)
     return s
 
 
@@ -107,10 +106,10 @@ def _positions(count: int, seed: int):
         for terrain in TERRAIN_IDS:
             for first_game in (False, True):
                 s = State.new(terrain, first_game, seed=rng.randrange(10 ** 9))
-                while not s.over:
-                    if s.is_chance:
-                        s.apply_unchecked(s.sample_chance(rng))
-                        continue
+                while True:
+                    s.resolve_chance(rng)
+                    if s.over:
+                        break
                     yield s
                     k += 1
                     if k >= count:

@@ -54,7 +54,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    from toybattle.app.server import build_app
+    from toybattle.assembly import build_app
     from toybattle.store import Store
     store = Store(tmp_path_factory.mktemp("db") / "games.sqlite3")
     server = LiveServer(build_app(store, bot_delay=0.05)).start()

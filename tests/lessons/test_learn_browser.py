@@ -20,7 +20,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "lessons"
 def server(tmp_path_factory):
     import uvicorn
 
-    from toybattle.app.server import build_app
+    from toybattle.assembly import build_app
     from toybattle.store import Store
 
     app = build_app(Store(tmp_path_factory.mktemp("learn") / "games.sqlite"), bot_delay=0.0, resume=False)

@@ -8,9 +8,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from toybattle.app import bots as app_bots
-from toybattle.app.server import build_app
+from toybattle.assembly import build_app
 from toybattle.lessons import all_lessons, lesson
-from toybattle.lessons.web import deal_unknowns
+from toybattle.rules import determinize
 from toybattle.rules.troops import full_army
 from toybattle.store import Store
 
@@ -87,7 +87,8 @@ def test_continue_as_a_game_against_a_bot(client):
     s = session.record.start
     assert s.owner(s.b.index[13]) == 0 and s.turn == 1            # from after the learner's move
     assert all(t & 15 for seat in (0, 1) for t in s.rack[seat] + s.reserve[seat] + s.aside[seat])  # real tiles
-    assert s.stacks == x.start().stacks[:s.b.index[13]] + [s.stacks[s.b.index[13]]] + x.start().stacks[s.b.index[13] + 1:]
+    i13, before = s.b.index[13], x.start().stacks
+    assert s.stacks == before[:i13] + [s.stacks[i13]] + before[i13 + 1:]
     bad = client.post("/api/lessons/hook-isolated/continue", json={"actions": [], "level": "godlike"})
     assert bad.status_code == 400 and "unknown bot level" in bad.json()["error"]
 
@@ -122,7 +123,7 @@ def test_unknown_tiles_get_real_faces_one_army_each(x):
     import random
     s = x.start()
     for seed in range(3):
-        full = deal_unknowns(s, random.Random(seed))
+        full = determinize(s, random.Random(seed))
         for seat in (0, 1):
             assert army(full, seat) == full_army(seat)
             known = [k for k, t in enumerate(s.reserve[seat]) if t & 15]

@@ -1,19 +1,28 @@
-"""``toybattle serve`` (also what ``toybattle`` with no arguments runs): the app's local server."""
+"""``toybattle serve`` (also what ``toybattle`` with no arguments runs): the app's local server.
+
+The app to serve is handed in by the entry point (toybattle.cli), which assembles it with the
+parts the app does not know about (toybattle.assembly)."""
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
 import socket
-import sys
 import webbrowser
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from toybattle.cli import UserError
+from toybattle.errors import UserError
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    AppBuilder = Callable[..., Starlette]  # build_app(store, bot_delay=..., bind_host=...)
 
 DEFAULT_PORT = 8765
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], build_app: AppBuilder) -> None:
     p = sub.add_parser("serve", help="play in the browser: start the app's server (the default command)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 lets devices on your network join)")
@@ -24,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                    help="pause before each bot action, so its moves can be followed (default 0.6)")
-    p.set_defaults(run=cmd_serve)
+    p.set_defaults(run=lambda args: cmd_serve(args, build_app))
 
 
 def _bind(host: str, port: int | None) -> socket.socket:
@@ -46,12 +55,10 @@ def _bind(host: str, port: int | None) -> socket.socket:
     raise UserError(f"cannot listen on {host}:{tries[-1]}: {getattr(last, 'strerror', None) or last}")
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace, build_app: AppBuilder) -> int:
     import uvicorn
 
     from toybattle.store import Store, StoreError
-
-    from .server import build_app
 
     if args.bot_delay < 0:
         raise UserError("--bot-delay cannot be negative")
@@ -92,7 +99,3 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store.close()
     return 0 if server.started else 1
 
-
-if __name__ == "__main__":
-    from toybattle.cli import main as _main
-    sys.exit(_main(["serve"] + sys.argv[1:]))

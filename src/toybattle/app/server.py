@@ -4,34 +4,35 @@
 documented in docs/protocol.md; every incoming message is validated, and a bad
 one gets an ``error`` reply and changes nothing.
 
-Other parts of the product plug in through ``AppContext`` (the store, the bot
-levels, the games registry): if ``toybattle.lessons.web`` or
-``toybattle.online.web`` is importable and has ``routes(ctx)``, its routes are
-mounted; an online session registers a loader for its kind of stored game and
-adds its live sessions with ``ctx.games.add(session)``.
+Other parts of the product plug in as a ``Part`` handed to ``build_app`` by
+whoever assembles the product (toybattle.assembly); the app itself imports
+none of them. A part's ``routes(ctx)`` gets the ``AppContext`` (the store, the
+bot levels, the games registry) and returns its routes; an online session
+registers a loader for its kind of stored game and adds its live sessions with
+``ctx.games.add(session)``.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import segno
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from toybattle.rules import SEATS, TERRAIN_IDS, load_terrain
+from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
@@ -41,7 +42,7 @@ from .session import KINDS, LocalSession, Refused, Session
 log = logging.getLogger("toybattle.app")
 
 MAX_MESSAGE = 4096  # characters; every legal message is far shorter
-OPTIONAL_WEB = ("toybattle.lessons.web", "toybattle.online.web")
+MsgId = int | str | None  # a message's "id", echoed in its reply
 
 
 def web_dir() -> Path:
@@ -59,7 +60,7 @@ class Games:
             kind: (lambda row: LocalSession(row, self.store, self.bot_delay)) for kind in KINDS}
         # how a game whose stored meta holds this key is played again (the Learn section registers
         # "lesson": a rematch starts from the lesson's position, not from a new deal)
-        self.rematchers: dict[str, Callable[[LocalSession], Session]] = {}
+        self.rematchers: dict[str, Callable[[LocalSession], LocalSession]] = {}
 
     def add(self, session: Session) -> None:
         self.sessions[session.id] = session
@@ -82,13 +83,15 @@ class Games:
             session.kick_bot()
         return session
 
-    def create(self, settings: dict) -> LocalSession:
-        s = LocalSession.create(self.store, bot_delay=self.bot_delay, **settings)
+    def create(self, settings: dict[str, Any], start: State | None = None,
+               extra: dict[str, Any] | None = None) -> LocalSession:
+        """A new local game (``LocalSession.create``), served and its bot started."""
+        s = LocalSession.create(self.store, bot_delay=self.bot_delay, start=start, extra=extra, **settings)
         self.add(s)
         s.kick_bot()
         return s
 
-    def rematch(self, session: LocalSession, settings: dict) -> Session:
+    def rematch(self, session: LocalSession, settings: dict[str, Any]) -> LocalSession:
         """A new game like ``session``: as a registered rematcher starts it again, else a new deal."""
         for key, again in self.rematchers.items():
             if key in session.row.meta:
@@ -111,19 +114,22 @@ class Games:
 
 @dataclass
 class AppContext:
-    """What optional parts of the product get from the app (see module docstring)."""
+    """What the parts plugged into the app get from it (see module docstring)."""
     store: Store
     games: Games
     web_dir: Path
     bind_host: str = "127.0.0.1"
-    links: list[dict] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
-    features: list[str] = field(default_factory=list)  # optional parts mounted: "lessons", "online"
+    links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
+    features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
 
-    def levels(self) -> list[app_bots.LevelInfo]:
-        return app_bots.levels()
 
-    def make_bot(self, level: str, seed: int | None = None):
-        return app_bots.make_bot(level, seed)
+@dataclass(frozen=True)
+class Part:
+    """A section of the product plugged into the app: its name (in ``/api/meta``'s features), its
+    routes given the app's context, and links for the home screen ({"label", "href"})."""
+    feature: str
+    routes: Callable[[AppContext], Sequence[BaseRoute]]
+    links: tuple[dict[str, str], ...] = ()
 
 
 # ---------------------------------------------------------------- websocket protocol
@@ -138,7 +144,7 @@ class Connection:
         self.seat = -1
         self.send_lock = asyncio.Lock()
 
-    async def send(self, msg: dict) -> None:
+    async def send(self, msg: dict[str, Any]) -> None:
         async with self.send_lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
                 await self.ws.send_text(json.dumps(msg))
@@ -203,7 +209,7 @@ class Connection:
         except Refused as e:
             await self.send({"type": "error", "id": msg_id, "message": str(e)})
 
-    async def hello(self, msg: dict, msg_id) -> None:
+    async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
         game, token = msg.get("game"), msg.get("token")
         if not isinstance(game, str) or not isinstance(token, str):
             raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
@@ -217,11 +223,12 @@ class Connection:
         await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
         await self.push_view(session)
 
-    async def rematch(self, session: Session, seat: int, msg_id) -> None:
+    async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
         settings = session.settings()
-        if settings is None or not session.over:
+        if not isinstance(session, LocalSession) or settings is None or not session.over:
             raise Refused("a rematch is offered when the game is over")
-        if "rematch" in getattr(session, "row", GameRow("", "", "")).meta:
+        new: Session | None
+        if "rematch" in session.row.meta:
             new = self.games.get(session.row.meta["rematch"])
         else:
             try:
@@ -230,6 +237,8 @@ class Connection:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
             session.store.put(session.row)
+        if not isinstance(new, LocalSession):
+            raise Refused("no rematch: that game is no longer in the games file")
         # every seat connected to the old game learns its own new token, and only its own
         await session.changed()
         await self.send({"type": "ok", "id": msg_id})
@@ -279,7 +288,7 @@ def error_response(message: str, status: int = 400) -> JSONResponse:
 _error = error_response
 
 
-async def json_object(request: Request) -> dict | JSONResponse:
+async def json_object(request: Request) -> dict[str, Any] | JSONResponse:
     """The request's JSON body if it is an object, else the error response to send back."""
     try:
         body = await request.json()
@@ -303,7 +312,7 @@ async def meta(request: Request) -> JSONResponse:
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
         "terrains": terrains, "troops": troops_json(), "powers": powers_json(), "texts": rule_texts(),
-        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in ctx.levels()],
+        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in app_bots.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
 
@@ -368,8 +377,9 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
         except OSError:
             infos = []
         for *_, sockaddr in infos:
-            if not sockaddr[0].startswith("127."):
-                return sockaddr[0], True
+            addr = str(sockaddr[0])
+            if not addr.startswith("127."):
+                return addr, True
         return None, True
     return bind_host, not bind_host.startswith("127.") and bind_host != "localhost"
 
@@ -411,28 +421,13 @@ async def replay(request: Request) -> JSONResponse:
         return _error(str(e), 409)
 
 
-def _mount_optional(ctx: AppContext) -> list:
-    routes = []
-    for name in OPTIONAL_WEB:
-        try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name and name.startswith(e.name):
-                continue  # that part of the product is not built yet
-            raise
-        if hasattr(mod, "routes"):
-            routes += list(mod.routes(ctx))
-            ctx.features.append(name.split(".")[1])
-        ctx.links += list(getattr(mod, "LINKS", []))
-    return routes
-
-
-def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
+def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
               resume: bool = True) -> Starlette:
-    """The Starlette app over ``store``. ``bot_delay``: seconds a bot waits before each action."""
+    """The Starlette app over ``store``, with ``parts`` plugged in. ``bot_delay``: seconds a bot waits
+    before each action."""
     games = Games(store, bot_delay)
     ctx = AppContext(store=store, games=games, web_dir=web_dir(), bind_host=bind_host)
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", index),
         Route("/join/{game}/{token}", index),
         Route("/api/meta", meta),
@@ -443,11 +438,14 @@ def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
-    routes += _mount_optional(ctx)
+    for part in parts:
+        routes += part.routes(ctx)
+        ctx.features.append(part.feature)
+        ctx.links += part.links
     routes.append(Mount("/static", StaticFiles(directory=str(ctx.web_dir)), name="static"))
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if resume:
             n = games.resume_all()
             if n:

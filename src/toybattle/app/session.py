@@ -10,17 +10,21 @@ by implementing the same interface (see docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
     IllegalAction,
     NotationError,
+    Record,
+    State,
     action_text,
     observation,
     parse_action,
@@ -28,8 +32,7 @@ from toybattle.rules import (
     setup_record,
 )
 from toybattle.rules import actions as A
-from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, unanswered
-from toybattle.rules.troops import full_army
+from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, deal, unanswered
 from toybattle.store import GameRow, Store
 
 from . import bots as app_bots
@@ -62,7 +65,7 @@ class Session(ABC):
         """The seat ``token`` opens in this game, or None."""
 
     @abstractmethod
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> dict[str, Any]:
         """The message body for ``seat`` (build it with ``view.seat_view`` from an observation)."""
 
     @abstractmethod
@@ -75,18 +78,18 @@ class Session(ABC):
     async def concede(self, seat: int) -> None:
         raise Refused("conceding is not available in this game")
 
-    async def hint(self, seat: int) -> dict:
+    async def hint(self, seat: int) -> dict[str, Any]:
         """A suggested action for ``seat`` and why: {"action": text, "reason": words}."""
         raise Refused("no hints in this game")
 
-    def settings(self) -> dict | None:
+    def settings(self) -> dict[str, Any] | None:
         """What a rematch needs to set up the same kind of game; None if no rematch is offered."""
         return None
 
-    def replay(self, seat: int) -> dict:
+    def replay(self, seat: int) -> dict[str, Any]:
         raise Refused("no replay for this game")
 
-    def offers(self) -> dict:
+    def offers(self) -> dict[str, Any]:
         """What the end of this game offers, so a page shows only what will not be refused."""
         return {"rematch": self.settings() is not None, "replay": False}
 
@@ -132,7 +135,7 @@ class LocalSession(Session):
         self.bot = app_bots.make_bot(bot["level"], seed=None) if bot else None
         self.rng = random.SystemRandom()
         self.lock = asyncio.Lock()
-        self._bot_task: asyncio.Task | None = None
+        self._bot_task: asyncio.Task[None] | None = None
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
@@ -144,36 +147,38 @@ class LocalSession(Session):
     @classmethod
     def create(cls, store: Store, kind: str, terrain: str = "castle", first_game: bool = False,
                first: str = "random", human: str = "blue", level: str | None = None,
-               bot_delay: float = 0.6) -> LocalSession:
-        """A new game, stored before it is returned. Raises Refused for bad settings."""
+               bot_delay: float = 0.6, start: State | None = None, extra: dict[str, Any] | None = None) -> LocalSession:
+        """A new game, stored before it is returned. Raises Refused for bad settings. ``start``: a full
+        position to play from instead of a new deal (its terrain and mode win); ``extra``: more meta
+        for whoever started the game (the Learn section marks its games with "lesson")."""
         if kind not in KINDS:
             raise Refused(f"unknown kind of game {kind!r} (one of: {', '.join(KINDS)})")
         rng = random.SystemRandom()
+        if start is not None:
+            terrain, first_game = start.terrain.id, start.first_game
         if terrain == "random":
             terrain = rng.choice(TERRAIN_IDS)
         if terrain not in TERRAIN_IDS:
             raise Refused(f"unknown terrain {terrain!r}")
-        if first not in ("random",) + SEATS:
+        if first not in ("random", *SEATS):
             raise Refused("who starts must be blue, red or random")
         if human == "random":
             human = rng.choice(SEATS)
         if human not in SEATS:
             raise Refused("your colour must be blue, red or random")
-        orders = []
-        for seat in (0, 1):
-            army = full_army(seat)
-            rng.shuffle(army)
-            orders.append(army)
-        first_seat = rng.randrange(2) if first == "random" else SEATS.index(first)
-        record = setup_record(terrain, bool(first_game), first_seat, orders)
-        meta: dict = {"tokens": {}, "settings": {"kind": kind, "terrain": terrain, "first_game": bool(first_game),
-                                                 "first": first, "human": human, "level": level}}
+        if start is None:
+            dealt_first, orders = deal(rng)
+            record = setup_record(terrain, bool(first_game), dealt_first if first == "random" else SEATS.index(first),
+                                  orders)
+        else:
+            record = Record(start)
+        settings = {"kind": kind, "terrain": terrain, "first_game": bool(first_game), "first": first,
+                    "human": human, "level": level}
+        meta: dict[str, Any] = {"tokens": {}, "settings": settings}
         if kind == "bot":
             level = level or app_bots.default_level()
-            try:
-                app_bots.make_bot(level)
-            except app_bots.UnknownLevel as e:
-                raise Refused(str(e)) from None
+            if level not in [lv.name for lv in app_bots.levels()]:
+                raise Refused(f"unknown bot level {level!r}")
             meta["settings"]["level"] = level
             meta["bot"] = {"seat": SEATS[1 - SEATS.index(human)], "level": level}
             meta["tokens"][human] = new_token()
@@ -181,6 +186,7 @@ class LocalSession(Session):
             meta["tokens"] = {s: new_token() for s in SEATS}
             if kind == "lan":
                 meta["host"] = human
+        meta.update(extra or {})
         row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
         store.put(row)
         return cls(row, store, bot_delay)
@@ -189,7 +195,7 @@ class LocalSession(Session):
         """Replay the record: the state, each seat's log, the turn's start (for undo)."""
         s = self.record.start.copy()
         self.state = s
-        self.logs: list[list[dict]] = [[], []]
+        self.logs: list[list[dict[str, Any]]] = [[], []]
         self._checkpoint = (0, s.copy())
         self._revealed = False
         texts = self.record.actions
@@ -221,7 +227,7 @@ class LocalSession(Session):
     def over(self) -> bool:
         return self.state.over
 
-    def players(self) -> dict:
+    def players(self) -> dict[str, Any]:
         out = {}
         for seat in (0, 1):
             if seat == self.bot_seat:
@@ -232,11 +238,11 @@ class LocalSession(Session):
                 out[SEATS[seat]] = {"kind": "human", "name": SEATS[seat].capitalize()}
         return out
 
-    def game_info(self) -> dict:
+    def game_info(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "terrain": self.state.b.terrain.id,
                 "first_game": self.state.first_game, "host": self.row.meta.get("host")}
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> dict[str, Any]:
         return seat_view(observation(self.state, seat), seat, log=self.logs[seat][-300:],
                          can_undo=self.can_undo(seat), players=self.players(), game=self.game_info())
 
@@ -245,10 +251,10 @@ class LocalSession(Session):
         return (not s.over and s.actor == seat and seat != self.bot_seat and not self._revealed
                 and len(self.record.actions) > self._checkpoint[0])
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         return dict(self.row.meta.get("settings", {}))
 
-    def offers(self) -> dict:
+    def offers(self) -> dict[str, Any]:
         return {"rematch": True, "replay": True}
 
     async def act(self, seat: int, action: str) -> None:
@@ -278,24 +284,23 @@ class LocalSession(Session):
             self._commit(lambda: self._concede(seat))
         await self.changed()
 
-    async def hint(self, seat: int) -> dict:
+    async def hint(self, seat: int) -> dict[str, Any]:
         s = self.state
         if s.over or s.actor != seat or seat == self.bot_seat:
             raise Refused("a hint is for the seat about to play")
-        names = [lv.name for lv in app_bots.levels()]
-        adviser = app_bots.make_bot(HINT_LEVEL if HINT_LEVEL in names else names[0])
+        adviser = app_bots.make_bot(HINT_LEVEL)
         obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
         a, why = await asyncio.to_thread(adviser.hint, obs)
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
 
-    def replay(self, seat: int) -> dict:
+    def replay(self, seat: int) -> dict[str, Any]:
         """Every step of a finished game, as ``seat`` saw it. Never the record itself: it holds the
         opponent's tile order and set-aside tiles, which no seat ever sees, even after the game."""
         if not self.state.over:
             raise Refused("the replay opens when the game is over")
         s = self.record.start.copy()
         frames = [seat_view(observation(s, seat), seat, players=self.players(), game=self.game_info())]
-        logs: list[dict] = []
+        logs: list[dict[str, Any]] = []
         for text in self.record.actions:
             before = observation(s, seat)
             s.apply(parse_action(text, s.b))
@@ -331,8 +336,7 @@ class LocalSession(Session):
 
     def _play(self, a: int) -> None:
         self._apply(a)
-        while self.state.is_chance:  # XB-42 and the tank pick at random: the referee draws the lot
-            self._apply(self.state.sample_chance(self.rng))
+        self.state.resolve_chance(self.rng, self._apply)  # XB-42 and the tank pick at random: we draw the lot
 
     def _apply(self, a: int) -> None:
         """Apply a legal action: record it, write both seats' logs, track the turn's start."""
@@ -358,9 +362,12 @@ class LocalSession(Session):
         # the logs were written action by action: cut back to the lines written before the turn began
         for seat in (0, 1):
             self.logs[seat] = [e for e in self.logs[seat] if e["n"] <= start.ply]
-        self.logs[self.state.turn].append({"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
-                                           "text": f"{SEATS[start.turn].capitalize()} takes the turn back",
-                                           "you": "You take the turn back"})
+        for viewer in (0, 1):  # both logs lost the turn's lines, so both say why
+            line = {"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
+                    "text": f"{SEATS[start.turn].capitalize()} takes the turn back"}
+            if viewer == start.turn:
+                line["you"] = "You take the turn back"
+            self.logs[viewer].append(line)
 
     def _concede(self, seat: int) -> None:
         s = self.state
@@ -375,7 +382,7 @@ class LocalSession(Session):
 
     def _commit(self, change: Callable[[], None]) -> None:
         """Make ``change``, then store the game; if storing fails, put everything back and refuse."""
-        saved = (self.state.copy(), list(self.record.actions), [l[:] for l in self.logs], self._checkpoint,
+        saved = (self.state.copy(), list(self.record.actions), [lines[:] for lines in self.logs], self._checkpoint,
                  self._revealed, dict(self.row.meta))
         change()
         try:
@@ -404,12 +411,13 @@ class LocalSession(Session):
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bot())
 
     async def _run_bot(self) -> None:
-        while not self.state.over and self.state.actor == self.bot_seat:
+        bot = self.bot
+        while bot is not None and not self.state.over and self.state.actor == self.bot_seat:
             await asyncio.sleep(self.bot_delay)
             ply = self.state.ply
             obs = observation(self.state, self.bot_seat)
             try:
-                a = await asyncio.to_thread(self.bot.choose, obs)
+                a = await asyncio.to_thread(bot.choose, obs)
             except Exception:
                 log.exception("game %s: the bot failed; it plays a random legal action", self.id)
                 a = self.rng.choice(obs.legal_actions())
@@ -420,7 +428,7 @@ class LocalSession(Session):
                     log.error("game %s: the bot chose an illegal action %r", self.id, a)
                     a = self.rng.choice(self.state.legal_actions())
                 try:
-                    self._commit(lambda: self._play(a))
+                    self._commit(functools.partial(self._play, a))
                 except Refused:
                     return
             await self.changed()

@@ -72,9 +72,9 @@ class _Referee:
     def play(self) -> GameResult:
         s = self.s
         while not s.over:
-            if s.is_chance:
-                self._apply(s.sample_chance(self.rng))
-                continue
+            s.resolve_chance(self.rng, self._apply)
+            if s.over:
+                break
             failure = self._decide(s.actor)
             if failure:
                 self._end_turn()

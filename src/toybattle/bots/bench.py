@@ -28,10 +28,10 @@ def sample_positions(count: int, terrain: str, seed: int = 1) -> list[State]:
     while len(out) < count:
         s = State.new(terrain, seed=seed * 1000 + game)
         game += 1
-        while not s.over and len(out) < count:
-            if s.is_chance:
-                s.apply_unchecked(s.sample_chance(rng))
-                continue
+        while len(out) < count:
+            s.resolve_chance(rng)
+            if s.over:
+                break
             obs = observation(s, s.actor)
             if len(obs.legal_actions()) > 1 and rng.random() < 0.5:
                 out.append(obs)

@@ -11,7 +11,7 @@ import tempfile
 from types import FrameType
 from typing import Any
 
-from ..cli import UserError
+from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS, NotationError, action_text, observation, parse_position
 from . import DEFAULT_LEVEL, LEVEL_NAMES, UnknownLevel, level, make_bot
 from .arena import ClusterError, DealResult, MatchReport, MatchSpec, plot_svg, run_match

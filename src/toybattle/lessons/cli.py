@@ -6,13 +6,13 @@ import json
 import sys
 import textwrap
 
-from ..cli import UserError
+from ..errors import UserError
 from . import rulebook
 from .check import check_lesson
 from .lesson import LessonError, all_lessons
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("lessons", help="list the lessons; --check verifies each one with the rules engine")
     p.add_argument("--check", action="store_true", help="verify every lesson; exit 1 if any fails")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -31,7 +31,7 @@ def cmd_lessons(args: argparse.Namespace) -> int:
     rows = [lesson.summary() for lesson in lessons]
     failed = 0
     if args.check:
-        for row, lesson in zip(rows, lessons):
+        for row, lesson in zip(rows, lessons, strict=True):
             row["problems"] = check_lesson(lesson)
             failed += bool(row["problems"])
     if args.json:

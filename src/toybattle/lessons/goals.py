@@ -43,21 +43,21 @@ def seat_of(word: str, me: int) -> int:
     raise GoalError(f"seat must be one of {', '.join(SEAT_WORDS)}, not {word!r}")
 
 
-def _node(s: State, c: dict) -> int:
+def _node(s: State, c: dict[str, Any]) -> int:
     try:
         return s.b.index[int(c["node"])]
     except (KeyError, TypeError, ValueError):
         raise GoalError(f"{c.get('kind')}: no node {c.get('node')!r} on {s.terrain.name}") from None
 
 
-def _region(s: State, c: dict) -> int:
+def _region(s: State, c: dict[str, Any]) -> int:
     for k, r in enumerate(s.terrain.regions):
         if r.id == c.get("region"):
             return k
     raise GoalError(f"region_claimed: no region {c.get('region')!r} on {s.terrain.name}")
 
 
-def _troop(c: dict) -> int:
+def _troop(c: dict[str, Any]) -> int:
     try:
         t = parse_troop(str(c["troop"]))
     except (KeyError, ValueError):
@@ -67,27 +67,27 @@ def _troop(c: dict) -> int:
     return t
 
 
-def _n(c: dict) -> int:
+def _n(c: dict[str, Any]) -> int:
     n = c.get("n")
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise GoalError(f"{c.get('kind')}: 'n' must be a whole number")
     return n
 
 
-def _owner(s: State, c: dict, me: int) -> bool:
+def _owner(s: State, c: dict[str, Any], me: int) -> bool:
     i = _node(s, c)
     want = c.get("seat", "me")
     return s.owner(i) == (-1 if want == "none" else seat_of(want, me))
 
 
-def _connected(s: State, c: dict, me: int) -> bool:
+def _connected(s: State, c: dict[str, Any], me: int) -> bool:
     value = c.get("value", True)
     if not isinstance(value, bool):
         raise GoalError("connected: 'value' must be true or false")
     return bool(s.connected(seat_of(c.get("seat", "me"), me)) >> _node(s, c) & 1) == value
 
 
-def _winner(s: State, c: dict, me: int) -> bool:
+def _winner(s: State, c: dict[str, Any], me: int) -> bool:
     reason = c.get("reason")
     if reason not in (None, "hq", "medals", "stuck"):
         raise GoalError("winner: 'reason' must be hq, medals or stuck")
@@ -95,15 +95,15 @@ def _winner(s: State, c: dict, me: int) -> bool:
     return s.over and s.winner == seat and (reason is None or s.reason == reason)
 
 
-def _top(s: State, c: dict, me: int) -> bool:
+def _top(s: State, c: dict[str, Any], me: int) -> bool:
     return s.top(_node(s, c)) == (seat_of(c.get("seat", "me"), me) << 4 | _troop(c))
 
 
-def _seat(c: dict, me: int) -> int:
+def _seat(c: dict[str, Any], me: int) -> int:
     return seat_of(c.get("seat", "me"), me)
 
 
-_CHECKS: dict[str, Callable[[State, dict, int], bool]] = {
+_CHECKS: dict[str, Callable[[State, dict[str, Any], int], bool]] = {
     "medals_at_least": lambda s, c, me: s.medals(_seat(c, me)) >= _n(c),
     "region_claimed": lambda s, c, me: s.claimed[_region(s, c)] == _seat(c, me),
     "winner": _winner,

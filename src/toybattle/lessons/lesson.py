@@ -66,7 +66,7 @@ _LESSON_KEYS = {"id", "title", "source", "position", "question", "hints", "answe
                 "steps", "covers", "right_feedback", "wrong_feedback"}
 
 
-def _text(d: dict, key: str, where: str, required: bool = True) -> str:
+def _text(d: dict[str, Any], key: str, where: str, required: bool = True) -> str:
     v = d.get(key, None if required else "")
     if not isinstance(v, str) or (required and not v.strip()):
         raise LessonError(f"{where}: {key!r} must be a non-empty text")

@@ -77,11 +77,6 @@ def refused_feedback(lesson: Lesson, s: State, mine: Sequence[str], why: str) ->
     return f"The rules refuse that: {why}."
 
 
-def resolve_chance(s: State, rng: random.Random) -> None:
-    while s.is_chance:
-        s.apply(s.sample_chance(rng))
-
-
 def play(lesson: Lesson, actions: Sequence[str], rng: random.Random) -> Attempt:
     """Play the learner's ``actions`` from the lesson's position. Stops at the first refused action
     (status REFUSED, the state as before it) or when the move is over (RIGHT or WRONG)."""
@@ -100,7 +95,7 @@ def play(lesson: Lesson, actions: Sequence[str], rng: random.Random) -> Attempt:
             return Attempt(s, me, mine, REFUSED, refused_feedback(lesson, s, mine + [text], why), why)
         s.apply(a)
         mine.append(action_text(a, s.b))
-        resolve_chance(s, rng)
+        s.resolve_chance(rng)
     if move_over(s, me):
         status, feedback = judge(lesson, s, me, mine)
         return Attempt(s, me, mine, status, feedback)
@@ -128,7 +123,7 @@ def after_prefix(lesson: Lesson, prefix: Sequence[str]) -> list[tuple[State, lis
     actions played and, if the prefix's last action was refused there, the engine's reason."""
     s = lesson.start()
     me = s.actor
-    branches = [(s, [])]
+    branches: list[tuple[State, list[str]]] = [(s, [])]
     out = []
     for k, text in enumerate(prefix):
         nxt = []

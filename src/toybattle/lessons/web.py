@@ -1,4 +1,4 @@
-"""The Learn section of the app: routes mounted by ``toybattle.app.server`` through ``routes(ctx)``.
+"""The Learn section of the app: ``PART``, plugged into the app by toybattle.assembly.
 
     GET  /learn                          the page (web/learn.html)
     GET  /api/lessons                    topics and lessons (id, title, topic, terrain, mode)
@@ -20,27 +20,24 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections import Counter
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from toybattle.app.bots import default_level
+from toybattle.app.bots import levels
+from toybattle.app.server import AppContext, Part, json_object
 from toybattle.app.server import error_response as _error
-from toybattle.app.server import json_object
-from toybattle.app.session import LocalSession, Refused, new_token
+from toybattle.app.session import LocalSession, Refused
 from toybattle.app.view import seat_view
-from toybattle.rules import SEATS, Record, State, observation
-from toybattle.rules.troops import full_army
-from toybattle.store import GameRow, StoreError
+from toybattle.rules import SEATS, State, determinize, observation
+from toybattle.store import StoreError
 
 from . import goals, rulebook
 from .lesson import Lesson, all_lessons, lesson, topics
 from .play import Attempt, play
 
-LINKS = [{"label": "Learn to play", "href": "/learn"}]
 MAX_ACTIONS = 24
 LESSON_LEVEL = "greedy"  # a lesson's bot plays on the spot and punishes plain blunders, nothing more
 _SECRET = secrets.token_bytes(32)
@@ -53,7 +50,7 @@ def _rng(lesson_id: str, nonce: str) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
-def _view(s: State, me: int, x: Lesson) -> dict:
+def _view(s: State, me: int, x: Lesson) -> dict[str, Any]:
     return seat_view(observation(s, me), me, game={"id": f"lesson:{x.id}", "kind": "lesson",
                                                     "terrain": s.terrain.id, "first_game": s.first_game})
 
@@ -81,7 +78,7 @@ def _find(request: Request) -> Lesson | None:
         return None
 
 
-async def _body(request: Request) -> tuple[list[str], str, dict] | JSONResponse:
+async def _body(request: Request) -> tuple[list[str], str, dict[str, Any]] | JSONResponse:
     """The learner's actions and nonce from a POST body, checked (and the whole body)."""
     body = await json_object(request)
     if isinstance(body, JSONResponse):
@@ -138,10 +135,10 @@ async def continue_lesson(request: Request) -> JSONResponse:
         return got
     actions, nonce, body = got
     ctx = request.app.state.ctx
-    levels = [lv.name for lv in ctx.levels()]
-    level = body.get("level") or (LESSON_LEVEL if LESSON_LEVEL in levels else default_level())
-    if level not in levels:
-        return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(levels)})")
+    names = [lv.name for lv in levels()]
+    level = body.get("level") or LESSON_LEVEL
+    if level not in names:
+        return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(names)})")
     attempt = play(x, actions, _rng(x.id, nonce))
     s = attempt.state if attempt.done and not attempt.state.over else x.start()
     try:
@@ -152,49 +149,19 @@ async def continue_lesson(request: Request) -> JSONResponse:
     return JSONResponse({"game": session.id, "token": token, "url": f"/join/{session.id}/{token}"})
 
 
-def deal_unknowns(s: State, rng: random.Random) -> State:
-    """The referee's position with every unknown tile given a real face: each army's tiles that the
-    position does not place anywhere (stacks, discard, racks, laid, the known reserve and set-aside
-    tiles), shuffled. ``rules.determinize`` does not fit here: it fills an *observation*, where no
-    reserve tile is ever known, so it would deal a lesson's known reserve tiles a second time."""
-    full = s.copy()
-    for seat in (0, 1):
-        held = [full.rack, full.laid, full.reserve, full.aside]
-        placed = [t for st in full.stacks for t in st if t >> 4 == seat] + \
-            [t for t in full.discard if t >> 4 == seat] + [t for where in held for t in where[seat] if t & 15]
-        left = Counter(full_army(seat))
-        left.subtract(placed)
-        pool = list(left.elements())
-        unknown = sum(1 for where in held for t in where[seat] if not t & 15)
-        if any(n < 0 for n in left.values()) or len(pool) != unknown:
-            raise ValueError(f"{SEATS[seat]}'s tiles in this position are not one army of 24")
-        rng.shuffle(pool)
-        for where in held:
-            where[seat] = [t if t & 15 else pool.pop() for t in where[seat]]
-    return full
-
-
-def start_bot_game(ctx: Any, x: Lesson, s: State, human: int, level: str) -> LocalSession:
-    """Store and start a bot game from ``s``, the learner on ``human``: stored and run like any app bot
-    game (``LocalSession``: the bot only ever receives its seat's observation)."""
-    full = deal_unknowns(s, random.SystemRandom())
-    me = SEATS[human]
-    meta = {"tokens": {me: new_token()}, "lesson": x.id, "bot": {"seat": SEATS[1 - human], "level": level},
-            "settings": {"kind": "bot", "terrain": full.terrain.id, "first_game": full.first_game,
-                         "first": "random", "human": me, "level": level}}
-    row = GameRow(id=secrets.token_hex(6), kind="bot", record=Record(full).text(), meta=meta)
-    ctx.store.put(row)
-    session = LocalSession(row, ctx.store, ctx.games.bot_delay)
-    ctx.games.add(session)
-    session.kick_bot()
-    return session
+def start_bot_game(ctx: AppContext, x: Lesson, s: State, human: int, level: str) -> LocalSession:
+    """Store and start a bot game from ``s``, the learner on ``human``, its unknown tiles given real
+    faces: stored and run like any app bot game (the bot only ever receives its seat's observation)."""
+    full = determinize(s, random.SystemRandom())
+    settings = {"kind": "bot", "human": SEATS[human], "level": level}
+    return ctx.games.create(settings, start=full, extra={"lesson": x.id})
 
 
 async def rules(request: Request) -> JSONResponse:
     return JSONResponse(rulebook.as_json(rulebook.load()))
 
 
-def play_again(ctx: Any, old: LocalSession) -> LocalSession:
+def play_again(ctx: AppContext, old: LocalSession) -> LocalSession:
     """The rematch of a game played on from a lesson: the lesson's position again (its unknown
     tiles dealt anew), the learner on the same side, against the same bot."""
     try:
@@ -206,7 +173,7 @@ def play_again(ctx: Any, old: LocalSession) -> LocalSession:
         raise Refused(f"the lesson's position cannot be dealt again: {e}") from None
 
 
-def routes(ctx: Any) -> list[Route]:
+def routes(ctx: AppContext) -> list[Route]:
     """The Learn section's routes (``ctx`` is the app's AppContext). Loading every lesson here means a
     broken lesson file stops the server at start-up with its message, not in front of a learner."""
     all_lessons()
@@ -220,3 +187,6 @@ def routes(ctx: Any) -> list[Route]:
         Route("/api/lessons/{lesson}/continue", continue_lesson, methods=["POST"]),
         Route("/api/rules", rules),
     ]
+
+
+PART = Part("lessons", routes, links=({"label": "Learn to play", "href": "/learn"},))

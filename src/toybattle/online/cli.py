@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..cli import UserError
+from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS
 from ..store import StoreError
 from . import transport

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..rules import SEATS, IllegalAction, State, action_text, observation, parse_action
 from ..rules import actions as A
 from ..rules.state import TURN, XB_PICK
-from ..rules.troops import COPIES, TROOPS, full_army, name
+from ..rules.troops import COPIES, TROOPS, full_army, name, shuffled_army
 
 PROTOCOL = 1
 SLOTS = 24
@@ -82,8 +82,7 @@ class Secrets:
             rng = random.Random(seed)
             salts = [sha(b"salt", seed, k)[:16] for k in range(SLOTS)]
             chain_seed = sha(b"chain", seed)
-        troops = [t & 15 for t in full_army(0)]
-        rng.shuffle(troops)
+        troops = [t & 15 for t in shuffled_army(0, rng)]
         return cls(troops, salts, chain_seed)
 
     def to_json(self) -> dict:

@@ -1,4 +1,4 @@
-"""Online rooms in the browser app: the app mounts ``routes(ctx)`` (see toybattle.app.server).
+"""Online rooms in the browser app: ``PART``, plugged into the app by toybattle.assembly.
 
 - ``POST /api/online/host`` ``{"terrain", "first_game", "seat", "relay"}`` opens a room and answers
   ``{"game", "token", "code"}`` as soon as the code is known (the peer joins later);
@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..app.server import Part
 from ..app.session import Refused, Session, new_token
 from ..app.view import log_lines, seat_view
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
@@ -398,3 +399,6 @@ def routes(ctx: Any) -> list[Route]:
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
             Route("/api/online/resume", resume, methods=["POST"]), Route("/api/online/close", close, methods=["POST"]),
             Route("/api/online/{game}", status)]
+
+
+PART = Part("online", routes)

@@ -17,7 +17,7 @@ from the stacks each time with bitmasks, never stored.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import actions as A
 from .terrain import Board, Terrain, board
@@ -39,6 +39,7 @@ from .troops import (
     XB42,
     full_army,
     name,
+    shuffled_army,
 )
 
 # What the current decision is about.
@@ -64,15 +65,12 @@ HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
 ENDINGS = (HQ, MEDALS, STUCK, CONCEDED)
 
 
-def deal(seed: int | None) -> tuple[int, list[list[int]]]:
+def deal(seed: random.Random | int | None) -> tuple[int, list[list[int]]]:
     """The first player and both tile orders (first 4 set aside, then the reserve from the top)
-    that ``seed`` shuffles: what a record's ``seed N`` line stands for."""
-    rng = random.Random(seed)
-    orders = []
-    for seat in (BLUE, RED):
-        army = full_army(seat)
-        rng.shuffle(army)
-        orders.append(army)
+    that ``seed`` shuffles: what a record's ``seed N`` line stands for. Given a generator (the
+    app deals from ``random.SystemRandom``), it deals from that instead."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    orders = [shuffled_army(seat, rng) for seat in (BLUE, RED)]
     return rng.randrange(2), orders
 
 
@@ -395,6 +393,14 @@ class State:
         k = rng.randrange(len(pool))
         laid = 1 if k >= len(self.rack[victim]) else 0
         return A.PICK + (laid << 4) + (pool[k] & 15)
+
+    def resolve_chance(self, rng: random.Random, play: Callable[[int], None] | None = None) -> None:
+        """Draw chance outcomes from ``rng`` and play them until a seat decides or the game ends.
+        ``play`` plays each one (default ``apply_unchecked``: an outcome drawn here is legal); a
+        referee passes its own to record them."""
+        play = play or self.apply_unchecked
+        while self.is_chance:
+            play(self.sample_chance(rng))
 
     # ------------------------------------------------------------ applying
 

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from .troops import BLUE, KWAK, RED, SEATS, TROOPS, parse_troop
 
@@ -72,7 +73,7 @@ class Terrain:
         return sorted({b for a, b in self.paths if a == node_id} | {a for a, b in self.paths if b == node_id})
 
 
-def _req(d: dict, key: str, kind: type, where: str):
+def _req(d: dict[str, Any], key: str, kind: type, where: str) -> Any:
     if key not in d:
         raise TerrainError(f"{where}: missing {key!r}")
     v = d[key]
@@ -198,7 +199,8 @@ class Board:
         self.neighbours = [tuple(j for j in range(n) if self.adj[i] >> j & 1) for i in range(n)]
         self.bases = tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "base")
         self.base_mask = sum(1 << i for i in self.bases)
-        self.hq = tuple(tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "hq" and nd.side == s) for s in (BLUE, RED))
+        self.hq = tuple(tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "hq" and nd.side == s)
+                        for s in (BLUE, RED))
         self.hq_mask = tuple(sum(1 << i for i in hs) for hs in self.hq)
         self.objective = terrain.objective
         everything = (1 << n) - 1

@@ -7,8 +7,10 @@ Troops 1..7 are their strengths; Kwak, the joker, is 8 and has no strength.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 BLUE, RED = 0, 1
 SEATS = ("blue", "red")
@@ -27,7 +29,7 @@ class TroopInfo:
     effect: str
 
 
-def _load() -> tuple[dict[int, TroopInfo], dict]:
+def _load() -> tuple[dict[int, TroopInfo], dict[str, Any]]:
     raw = json.loads(resources.files("toybattle.rules").joinpath("data/troops.json").read_text("utf-8"))
     infos = {}
     for i, t in enumerate(raw["troops"], start=1):
@@ -88,6 +90,14 @@ def covers(mine: int, theirs: int) -> bool:
 
 def full_army(seat: int) -> list[int]:
     return [tile(seat, t) for t in TROOPS for _ in range(COPIES)]
+
+
+def shuffled_army(seat: int, rng: random.Random) -> list[int]:
+    """``seat``'s 24 tiles in the order ``rng`` shuffles them: the one army shuffle, behind every
+    new deal (``state.deal``) and every online peer's secret tile order."""
+    army = full_army(seat)
+    rng.shuffle(army)
+    return army
 
 
 def parse_seat(text: str) -> int:

@@ -3,7 +3,9 @@
 ``observation(state, seat)`` keeps that seat's own rack and laid tiles, the
 opponent's tiles it saw arrive on their rack (``public``), and everything on the
 table; every other tile becomes unknown. ``determinize`` fills the unknowns with
-a random assignment consistent with what the seat saw.
+a random assignment consistent with what the seat saw; it also gives real faces
+to a prepared position's unknown tiles (a lesson played on against a bot), whose
+known reserve and set-aside faces it keeps.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .state import State
-from .troops import BLUE, RED, full_army
+from .troops import BLUE, RED, SEATS, full_army
 
 
 def observation(state: State, seat: int) -> State:
@@ -29,9 +31,9 @@ def observation(state: State, seat: int) -> State:
     return obs
 
 
-def unseen(obs: State, seat: int) -> Counter:
+def unseen(obs: State, seat: int) -> Counter[int]:
     """The tiles of ``seat``'s army whose place ``obs`` does not show (as a multiset of tiles)."""
-    seen = Counter()
+    seen: Counter[int] = Counter()
     for st in obs.stacks:
         seen.update(t for t in st if t >> 4 == seat)
     seen.update(t for t in obs.discard if t >> 4 == seat)
@@ -49,7 +51,8 @@ def unseen(obs: State, seat: int) -> Counter:
 
 
 def determinize(obs: State, rng: random.Random) -> State:
-    """A full state consistent with ``obs``: every unknown tile given a face, at random."""
+    """A full state consistent with ``obs``: every unknown tile given a face, at random.
+    ValueError if an army's tiles in ``obs`` do not add up to its 24."""
     return determinizer(obs)(rng)
 
 
@@ -57,6 +60,9 @@ def determinizer(obs: State) -> Callable[[random.Random], State]:
     """``determinize`` for many samples of one observation: what is unseen is counted once
     (searching bots draw thousands of samples per move)."""
     pools = [list(unseen(obs, seat).elements()) for seat in (BLUE, RED)]
+    for seat in (BLUE, RED):
+        if len(pools[seat]) != _unknown_slots(obs, seat):
+            raise ValueError(f"{SEATS[seat]}'s tiles in this position are not one army of 24")
 
     def sample(rng: random.Random) -> State:
         s = obs.copy()
@@ -69,10 +75,21 @@ def determinizer(obs: State) -> Callable[[random.Random], State]:
     return sample
 
 
+def _hand_from_public(s: State, seat: int) -> bool:
+    """Whether ``seat``'s rack and laid tiles are all unknown but some were seen arriving: then the
+    hand is dealt as those seen tiles plus unseen ones, in any order."""
+    return not any(t & 15 for t in s.rack[seat] + s.laid[seat]) and bool(s.public[seat])
+
+
+def _unknown_slots(s: State, seat: int) -> int:
+    hand = s.rack[seat] + s.laid[seat]
+    n = len(hand) - len(s.public[seat]) if _hand_from_public(s, seat) else sum(1 for t in hand if not t & 15)
+    return n + sum(1 for t in s.reserve[seat] + s.aside[seat] if not t & 15)
+
+
 def _fill(s: State, seat: int, pool: list[int], rng: random.Random) -> None:
     """Give every unknown tile of ``seat`` in ``s`` a face from the shuffled ``pool``."""
-    hand_known = [t for t in s.rack[seat] + s.laid[seat] if t & 15]
-    if not hand_known and s.public[seat]:
+    if _hand_from_public(s, seat):
         hand = s.public[seat] + [pool.pop() for _ in range(s.hand_size(seat) - len(s.public[seat]))]
         rng.shuffle(hand)
         n_laid = len(s.laid[seat])

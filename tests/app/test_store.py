@@ -1,0 +1,123 @@
+"""The games file: versioned layout with migrations, a toybattle 0.1 file opened and brought up to date,
+a newer or broken file refused in one line, and every write committed with synchronous=FULL."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from starlette.testclient import TestClient
+
+from toybattle import store as store_module
+from toybattle.app.server import build_app
+from toybattle.rules import setup_record
+from toybattle.rules.state import deal
+from toybattle.store import VERSION, GameRow, Store, StoreError
+
+# The games table exactly as toybattle 0.1 created it (it set no user_version).
+V01_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       TEXT PRIMARY KEY,
+    kind     TEXT NOT NULL,
+    created  REAL NOT NULL,
+    updated  REAL NOT NULL,
+    over     INTEGER NOT NULL DEFAULT 0,
+    winner   TEXT,
+    reason   TEXT,
+    record   TEXT NOT NULL,
+    meta     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_over ON games(over, updated);
+"""
+
+
+def v01_file(path) -> dict:
+    """A games file as toybattle 0.1 left it, holding one unfinished hot-seat game; its row's meta."""
+    first, orders = deal(5)
+    record = setup_record("castle", False, first, orders)
+    meta = {"tokens": {"blue": "tok-blue", "red": "tok-red"},
+            "settings": {"kind": "hotseat", "terrain": "castle", "first_game": False, "first": "random",
+                         "human": "blue", "level": None}}
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.executescript(V01_SCHEMA)
+    db.execute("INSERT INTO games (id, kind, created, updated, over, winner, reason, record, meta) "
+               "VALUES (?, ?, ?, ?, 0, NULL, NULL, ?, ?)",
+               ("old01", "hotseat", 1.0, 2.0, record.text(), json.dumps(meta, sort_keys=True)))
+    db.commit()
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+    db.close()
+    return meta
+
+
+def user_version(path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_a_0_1_file_opens_migrates_and_its_game_plays_on(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    meta = v01_file(path)
+    s = Store(path)
+    assert s.version == VERSION >= 1
+    row = s.get("old01")
+    assert row is not None and row.kind == "hotseat" and row.meta == meta and not row.over
+    assert [r.id for r in s.unfinished()] == ["old01"] and row.created == 1.0
+    with TestClient(build_app(s, bot_delay=0, resume=False)) as client:
+        r = client.get("/api/games/old01", params={"token": "tok-blue"})
+        assert r.status_code == 200 and r.json()["seat"] == "blue", r.text
+    s.put(GameRow(id="new01", kind="bot", record=row.record, meta={"x": 1}))
+    s.close()
+    assert user_version(path) == VERSION
+    again = Store(path)  # opening an up-to-date file changes nothing
+    assert again.version == VERSION and {r.id for r in again.unfinished()} == {"old01", "new01"}
+    again.close()
+
+
+def test_a_file_from_a_newer_toybattle_is_refused_untouched(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer toybattle"):
+        Store(path)
+    assert user_version(path) == VERSION + 1
+
+
+def test_a_file_that_is_not_a_games_file_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    path.write_text("not a database\n" * 100)
+    with pytest.raises(StoreError, match="cannot open the games file") as e:
+        Store(path)
+    assert "\n" not in str(e.value)
+
+
+def test_a_failing_migration_changes_nothing_and_a_later_one_applies(tmp_path, monkeypatch):
+    path = tmp_path / "games.sqlite3"
+    v01_file(path)
+    Store(path).close()
+    broken = (("CREATE TABLE extra (x)", "INSERT INTO no_such_table VALUES (1)"),)
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS + broken)
+    monkeypatch.setattr(store_module, "VERSION", VERSION + 1)
+    with pytest.raises(StoreError, match="no_such_table"):
+        Store(path)
+    assert user_version(path) == VERSION
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0
+    db.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:-1] + (
+        ("ALTER TABLE games ADD COLUMN note TEXT",),))
+    s = Store(path)
+    assert s.version == VERSION + 1 and s.get("old01") is not None
+    s.close()
+
+
+def test_every_write_is_committed_with_synchronous_full(tmp_path):
+    s = Store(tmp_path / "games.sqlite3")
+    assert s._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: see docs/benchmarks.md
+    assert s._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    s.close()

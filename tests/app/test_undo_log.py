@@ -1,6 +1,8 @@
 """Undo on a shared device: both seats' logs say the turn was taken back (the lines it removed were in both)."""
 from __future__ import annotations
 
+import re
+
 from app_harness import SeatSocket, new_game
 
 
@@ -11,8 +13,9 @@ def _undone_turn(client) -> tuple[dict, list[dict]]:
         g = new_game(client, kind="hotseat", first="blue")
         blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
         v = blue.view
-        troop = "1" if "1" in v["legal"]["place"] else next(iter(v["legal"]["place"]))
-        assert blue.request({"type": "act", "action": f"{troop}@{v['legal']['place'][troop][0]}"})["type"] == "ok"
+        places = [a for a in v["legal"]["actions"] if re.fullmatch(r"[0-9K]@\d+", a)]
+        act = next((a for a in places if a.startswith("1@")), places[0])  # Skully leaves a draw to decide
+        assert blue.request({"type": "act", "action": act})["type"] == "ok"
         if blue.view["actor"] == "blue" and blue.view["can_undo"]:
             before = list(blue.view["log"])
             assert blue.request({"type": "undo"})["type"] == "ok"

@@ -650,7 +650,7 @@ def test_console_script_end_to_end(tmp_path):
 
 
 def test_position_at_a_chance_node_with_nothing_to_pick_is_refused():
-    """A chance node needs a tile to pick (FACTS.md §5 #8: XB-42 against an empty rack does nothing,
+    """A chance node needs a tile to pick (docs/rules.md, ruling 8: XB-42 against an empty rack does nothing,
     so the engine never stops there); a hand-written position that does is malformed."""
     import pytest as _pytest
 

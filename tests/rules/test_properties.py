@@ -252,7 +252,7 @@ def test_illegal_action_leaves_the_state_exactly_as_it_was(seed, terrain, first_
 # ----------------------------------------------------------------- a second, plain reading of the rules
 
 def plain_placements(s: State, seat: int) -> set[tuple[int, int]]:
-    """(troop, node index) pairs legal for ``seat``, written straight from FACTS.md §1.4, §2 and §5
+    """(troop, node index) pairs legal for ``seat``, written straight from docs/rules.md §1.4, §2 and §5
     without bitmasks: placement (empty, own top, strictly weaker enemy top, Kwak either way, enemy
     H.Q.; never own H.Q.), restrictions (Kwak passes), connection from any own H.Q. through own-topped
     bases, Hook's waiver onto bases that are not laser bases."""
@@ -330,7 +330,7 @@ def test_claims_and_endings_follow_the_board(seed, terrain, first_game):
 def test_determinize_keeps_known_reserve_faces_and_deals_only_what_is_missing():
     """A prepared position may state some reserve tiles and leave others unknown (lessons do):
     determinize must fill only the unknown slots, from the tiles that army really lacks, so each
-    army still holds exactly its 24 tiles (3 of each troop) — FACTS.md §1.1, §1.8."""
+    army still holds exactly its 24 tiles (3 of each troop) — docs/rules.md §1.1, §1.8."""
     import random as _random
     from collections import Counter as _Counter
 

@@ -12,6 +12,8 @@ import importlib
 import os
 import sys
 
+from toybattle import __version__
+
 # command name -> module that registers it (imported only when needed, so each area stays optional)
 COMMANDS = {
     "replay": "toybattle.cli_rules",
@@ -36,6 +38,7 @@ class UserError(Exception):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="toybattle", description="Play Toy Battle: rules engine, bots, app.")
+    parser.add_argument("--version", action="version", version=f"toybattle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     done = set()
     for cmd, module in COMMANDS.items():
@@ -54,7 +57,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = [DEFAULT_COMMAND] + argv
     only = argv[0] if argv and argv[0] in COMMANDS else None
     parser = build_parser(only)

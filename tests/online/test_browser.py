@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("playwright.sync_api")
-
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
 CODE = re.compile(r"^\d+-[a-z]+-[a-z]+$")
 # what both peers hold alike: the public state (each view adds only its own rack, laid tiles and log)

@@ -10,6 +10,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.slow  # some tests take their page by name (getfixturevalue), unseen by the marker hook
+
 ME_TURN = "(() => { const p = document.querySelector('#play'); return p && p.dataset.seat && " \
           "!document.querySelector('#cover') && (p.dataset.over === '1' || p.dataset.actor === p.dataset.seat); })()"
 

@@ -21,7 +21,8 @@ from toybattle.store import GameRow
 def _malformed(rng: random.Random, game: str, other_game: str, other_token: str) -> list:
     """Messages that are not valid requests at all, or ask for what this seat may not do."""
     junk = ["", " ", "{", "}", "null", "[]", "[1,2]", "42", "\"hello\"", "true", "{\"type\":}", "\x00\x01",
-            "{\"type\": \"act\", \"action\": ", "💥" * 10, "x" * 5000, json.dumps({"type": "act", "action": "d" * 9000})]
+            "{\"type\": \"act\", \"action\": ", "💥" * 10, "x" * 5000,
+            json.dumps({"type": "act", "action": "d" * 9000})]
     types = [None, 1, [], {}, "", "HELLO", "acts", "undo ", "admin", "join", "view", "state", "welcome"]
     values = [None, 0, -1, 1.5, True, [], {}, "", " ", "\n", "draw" * 20, "../../etc", "<script>", "1@",
               "@1", "9@11", "0@11", "K@999", "shove@1", "shove@11>", "recover:", "recover:9", "pick:7", "pick:K*",

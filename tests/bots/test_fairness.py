@@ -68,7 +68,7 @@ def test_choice_does_not_change_when_hidden_tiles_are_dealt_differently(seed):
         t = _shuffle_hidden(s, seat, rng)
         changed += (t.rack[1 - seat] != s.rack[1 - seat]) or (t.reserve[1 - seat] != s.reserve[1 - seat])
         assert observation(t, seat) == observation(s, seat)
-        for bot_s, bot_t in zip(_bots(seed), _bots(seed)):
+        for bot_s, bot_t in zip(_bots(seed), _bots(seed), strict=True):
             assert bot_s.choose(observation(s, seat)) == bot_t.choose(observation(t, seat))
     assert changed  # the hidden tiles really moved
 

@@ -87,7 +87,8 @@ def test_continue_as_a_game_against_a_bot(client):
     s = session.record.start
     assert s.owner(s.b.index[13]) == 0 and s.turn == 1            # from after the learner's move
     assert all(t & 15 for seat in (0, 1) for t in s.rack[seat] + s.reserve[seat] + s.aside[seat])  # real tiles
-    assert s.stacks == x.start().stacks[:s.b.index[13]] + [s.stacks[s.b.index[13]]] + x.start().stacks[s.b.index[13] + 1:]
+    k = s.b.index[13]
+    assert s.stacks == x.start().stacks[:k] + [s.stacks[k]] + x.start().stacks[k + 1:]
     bad = client.post("/api/lessons/hook-isolated/continue", json={"actions": [], "level": "godlike"})
     assert bad.status_code == 400 and "unknown bot level" in bad.json()["error"]
 

@@ -97,7 +97,7 @@ def test_malformed_position_rejected(text, message):
 def test_tiles_on_an_hq_mean_the_game_is_over(kit):
     """A position with a tile on an H.Q. is refused unless the game is over."""
     text = kit.position_lines("castle", stacks={41: "b7", 25: "b1"}, claimed="")
-    with pytest.raises(NotationError, match="node 41 is an H.Q.: tiles there mean the game is over"):
+    with pytest.raises(NotationError, match=r"node 41 is an H\.Q\.: tiles there mean the game is over"):
         parse_position(text)
     s = parse_position(text.replace("decision turn", "decision over blue hq"))
     assert s.over and s.winner == 0 and s.legal_actions() == []

@@ -87,7 +87,7 @@ def test_every_facts_terrain_is_shipped():
 def test_terrain_counts_match_facts(tid):
     """FACTS.md §3 table and §4 counts: bases, H.Q. per side, paths, regions, medals, objective."""
     t = load_terrain(tid)
-    bases, hq_blue, hq_red, objective, paths, regions, _ = FACTS_BOARDS[tid]
+    bases, hq_blue, hq_red, objective, *_ = FACTS_BOARDS[tid]
     assert len(t.bases) == bases
     assert [n.id for n in t.hqs(0)] == hq_blue and [n.id for n in t.hqs(1)] == hq_red
     assert (len(t.paths), len(t.regions), t.medals) == FACTS_COUNTS[tid]
@@ -202,7 +202,7 @@ def test_malformed_terrain_rejected_with_clear_message(raw, message):
 
 def test_unknown_terrain_id():
     """load_terrain names the known ids when asked for an unknown one."""
-    with pytest.raises(TerrainError, match="unknown terrain 'moon'.*castle"):
+    with pytest.raises(TerrainError, match=r"unknown terrain 'moon'.*castle"):
         load_terrain("moon")
 
 

@@ -397,7 +397,9 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
     assert CODE.match(code) and code != first
     b.page.goto(urls[1] + "/")
     b.page.click(".game-list button[data-game]")
-    b.page.fill("#resume-code", "7-guitarist-revenge")  # no such room: one line, and the game stays stored
+    # no such room (nameplate 999: the session's mailbox hands out small numbers, and 7 may be a's room):
+    # one line, and the game stays stored
+    b.page.fill("#resume-code", "999-guitarist-revenge")
     b.page.click("#btn-resume-join")
     b.page.wait_for_function("() => { const e = document.querySelector('#resume-error');"
                              " return e && e.textContent && !e.textContent.endsWith('…'); }")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up .venv with toybattle installed. The first run does everything; later runs only compare a stamp
-# (pyproject.toml's hash and the mode) and return at once, with no pip and no apt, when nothing changed.
+# (a hash of pyproject.toml and this script, and the mode) and return at once, with no pip and no apt, when
+# nothing changed.
 # Usage: scripts/setup.sh [--test]   (--test adds the pinned test and lint tools, and Debian's chromium)
 # Works as root without sudo and in a bare environment (env -i PATH=/usr/local/bin:/usr/bin:/bin).
 set -euo pipefail
@@ -40,7 +41,8 @@ if [ "$mode" = test ] && [ ! -x "$CHROMIUM" ]; then
   apt_install chromium
 fi
 
-want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+# What was installed follows from pyproject.toml and from this script: a change to either sets up again.
+want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)"
 have="$(cat "$STAMP" 2>/dev/null || true)"
 if [ -x .venv/bin/python ] && .venv/bin/python -c "" 2>/dev/null; then
   # A --test install holds everything a plain one does.

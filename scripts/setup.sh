@@ -50,12 +50,13 @@ if [ -x .venv/bin/python ] && .venv/bin/python -c "" 2>/dev/null; then
     exit 0
   fi
 else
-  if ! python3 -c "import ensurepip" 2>/dev/null; then
-    apt_install python3-venv
-  fi
   echo "setup: creating .venv" >&2
   rm -rf .venv
-  python3 -m venv .venv
+  if ! python3 -m venv .venv 2>/dev/null; then  # Debian ships venv's pip in a package of its own
+    rm -rf .venv
+    apt_install python3-venv
+    python3 -m venv .venv
+  fi
 fi
 
 rm -f "$STAMP"  # a failed install must not leave a stamp that claims success

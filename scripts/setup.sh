@@ -1,16 +1,70 @@
 #!/usr/bin/env bash
-# Set up a virtual environment in .venv with toybattle installed (idempotent).
-# Usage: scripts/setup.sh [--test]   (--test also installs the test tools and Debian's chromium)
+# Set up .venv with toybattle installed. The first run does everything; later runs only compare a stamp
+# (a hash of pyproject.toml and this script, and the mode) and return at once, with no pip and no apt, when
+# nothing changed.
+# Usage: scripts/setup.sh [--test]   (--test adds the pinned test and lint tools, and Debian's chromium)
+# Works as root without sudo and in a bare environment (env -i PATH=/usr/local/bin:/usr/bin:/bin).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-if [ "${1:-}" = "--test" ]; then
-  .venv/bin/python -m pip install -q -e ".[test]"
-  if ! command -v chromium >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+
+mode=plain
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  *) echo "usage: scripts/setup.sh [--test]" >&2; exit 2 ;;
+esac
+STAMP=.venv/toybattle-setup.stamp
+CHROMIUM=${TOYBATTLE_CHROMIUM:-/usr/bin/chromium}
+
+# Runs a system command as root: directly when we are root, through sudo otherwise. dpkg needs the sbin
+# directories on PATH, which a bare environment does not have.
+as_root() {
+  local path="/usr/local/sbin:/usr/sbin:/sbin:$PATH"
+  if [ "$(id -u)" = 0 ]; then
+    env PATH="$path" DEBIAN_FRONTEND=noninteractive "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo env PATH="$path" DEBIAN_FRONTEND=noninteractive "$@"
+  else
+    echo "setup: needs root for: $*  (run it as root, then run this script again)" >&2
+    exit 1
+  fi
+}
+
+apt_install() {
+  echo "setup: installing $* from apt" >&2
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+# The browser tests drive Debian's chromium; it is checked on every --test run (a file test, no apt).
+if [ "$mode" = test ] && [ ! -x "$CHROMIUM" ]; then
+  apt_install chromium
+fi
+
+# What was installed follows from pyproject.toml and from this script: a change to either sets up again.
+want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)"
+have="$(cat "$STAMP" 2>/dev/null || true)"
+if [ -x .venv/bin/python ] && .venv/bin/python -c "" 2>/dev/null; then
+  # A --test install holds everything a plain one does.
+  if [ "$have" = "$want test" ] || { [ "$mode" = plain ] && [ "$have" = "$want plain" ]; }; then
+    exit 0
   fi
 else
+  echo "setup: creating .venv" >&2
+  rm -rf .venv
+  if ! python3 -m venv .venv 2>/dev/null; then  # Debian ships venv's pip in a package of its own
+    rm -rf .venv
+    apt_install python3-venv
+    python3 -m venv .venv
+  fi
+fi
+
+rm -f "$STAMP"  # a failed install must not leave a stamp that claims success
+if [ "$mode" = test ]; then
+  echo "setup: installing toybattle with its test and lint tools into .venv" >&2
+  .venv/bin/python -m pip install -q -e ".[test]"
+else
+  echo "setup: installing toybattle into .venv" >&2
   .venv/bin/python -m pip install -q -e .
 fi
+echo "$want $mode" > "$STAMP"

@@ -1,6 +1,25 @@
 #!/usr/bin/env bash
-# Set everything up (Chromium included), then run the whole test suite (extra arguments go to pytest).
-set -euo pipefail
+# Set everything up (Chromium included), run the gates (ruff, mypy), then the test suite; extra arguments go
+# to pytest. The whole suite is the CI gate; for day-to-day work: scripts/test.sh -m "not slow".
+# Every gate and the tests run even when one fails, so one run shows every problem; the exit code is 1 if any
+# of them failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --test
-exec .venv/bin/python -m pytest "$@"
+scripts/setup.sh --test || exit 1
+
+failed=()
+gate() {
+  local name=$1; shift
+  echo "=== gate: $name: $*"
+  if "$@"; then echo "=== gate: $name passed"; else echo "=== gate: $name FAILED"; failed+=("$name"); fi
+}
+gate ruff .venv/bin/ruff check --output-format=concise src tests
+gate mypy .venv/bin/mypy
+echo "=== tests: pytest $*"
+.venv/bin/python -m pytest "$@" || failed+=(tests)
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "=== FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "=== all gates and tests passed"

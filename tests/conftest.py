@@ -1,28 +1,40 @@
-"""Fixtures shared by every area's tests.
+"""Fixtures and markers shared by every area's tests.
 
 ``browser``: Debian's chromium, headless, driven by Playwright from PyPI (never a downloaded browser).
 One instance per test module, shared by every area's browser tests: Playwright's sync API cannot
 start while another instance is alive, and while alive it keeps an event loop running in the main
 thread (so later tests calling asyncio.run would fail); per-module scope stops it after each file.
+
+``slow``: derived, not written by hand on each test: a test that drives the browser or goes through the
+local magic-wormhole mailbox is marked slow, so `-m "not slow"` (the fast lane) leaves it out.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+SLOW_FIXTURES = {"browser", "mailbox"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="module")
-def browser():
-    pw = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM}")
-    with pw.sync_playwright() as p:
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+    if not Path(CHROMIUM).exists():  # a missing browser is a failed setup, never a skipped test
+        pytest.fail(f"no chromium at {CHROMIUM}: run scripts/setup.sh --test (or set TOYBATTLE_CHROMIUM)")
+    with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()

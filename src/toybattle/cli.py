@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from . import __version__
 from .errors import UserError
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ COMMANDS: dict[str, Callable[[], Register]] = {
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser for every command, or only for ``only``'s area."""
     parser = argparse.ArgumentParser(prog="toybattle", description="Play Toy Battle: rules engine, bots, app.")
+    parser.add_argument("--version", action="version", version=f"toybattle {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     areas = [COMMANDS[only]] if only else list(dict.fromkeys(COMMANDS.values()))
     for area in areas:
@@ -88,7 +90,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = [DEFAULT_COMMAND] + argv
     parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)

@@ -21,7 +21,8 @@ from toybattle.store import GameRow
 def _malformed(rng: random.Random, game: str, other_game: str, other_token: str) -> list:
     """Messages that are not valid requests at all, or ask for what this seat may not do."""
     junk = ["", " ", "{", "}", "null", "[]", "[1,2]", "42", "\"hello\"", "true", "{\"type\":}", "\x00\x01",
-            "{\"type\": \"act\", \"action\": ", "💥" * 10, "x" * 5000, json.dumps({"type": "act", "action": "d" * 9000})]
+            "{\"type\": \"act\", \"action\": ", "💥" * 10, "x" * 5000,
+            json.dumps({"type": "act", "action": "d" * 9000})]
     types = [None, 1, [], {}, "", "HELLO", "acts", "undo ", "admin", "join", "view", "state", "welcome"]
     values = [None, 0, -1, 1.5, True, [], {}, "", " ", "\n", "draw" * 20, "../../etc", "<script>", "1@",
               "@1", "9@11", "0@11", "K@999", "shove@1", "shove@11>", "recover:", "recover:9", "pick:7", "pick:K*",
@@ -95,8 +96,8 @@ def test_fuzz_over_a_thousand_bad_messages_change_nothing(client, store):
     assert stranger.request({"type": "ping", "id": 1}) == {"type": "pong", "id": 1}
     # the rightful seat still plays normally afterwards
     assert acting.request({"type": "act", "action": legal_now[0]})["type"] == "ok"
-    assert parse_record(store.get(g["game"]).record).actions[-1] == legal_now[0] or \
-        len(parse_record(store.get(g["game"]).record).actions) > len(parse_record(snapshot[0]).actions)
+    played = len(parse_record(snapshot[0]).actions)  # chance outcomes (a drawn tile) may follow the action
+    assert parse_record(store.get(g["game"]).record).actions[played] == legal_now[0]
 
 
 def test_binary_frames_get_an_error_and_the_socket_stays_open(client):
@@ -208,6 +209,7 @@ def test_views_do_not_change_when_only_the_opponents_hidden_tiles_differ(client,
         client.app.state.games.sessions[g["game"]].rng = random.Random(5)
     assert blues[0].view | {"game": None} == blues[1].view | {"game": None}
     step_rng = [random.Random(99), random.Random(99)]
+    compared = 0
     for _ in range(60):
         v = blues[0].view
         if v["over"] or v["counts"]["red"]["reserve"] <= 1:  # the bottom tile is about to be drawn
@@ -221,3 +223,5 @@ def test_views_do_not_change_when_only_the_opponents_hidden_tiles_differ(client,
         if reds[0].view["rack"] != reds[1].view["rack"]:
             break  # red's own tiles differ now: red may play differently
         assert blues[0].view | {"game": None} == blues[1].view | {"game": None}
+        compared += 1
+    assert compared >= 30  # a check that stops early would prove little: these seeds compare 58 moves

@@ -45,8 +45,8 @@ class Seat:
         self.ws = connect(base.replace("http", "ws") + "/ws", open_timeout=10)
         self.ws.send(json.dumps({"type": "hello", "game": game, "token": token}))
         self.view = None
-        assert self.next("welcome")
-        self.next("view")
+        assert self.next("welcome")["type"] == "welcome"
+        assert self.next("view")["type"] == "view"
 
     def next(self, kind: str) -> dict:
         while True:
@@ -62,7 +62,6 @@ class Seat:
 
 
 @pytest.mark.filterwarnings(r"ignore:connect\(\) must be used:DeprecationWarning")
-@pytest.mark.skipif(os.name != "posix", reason="kills the server with SIGKILL")
 def test_kill_and_restart_resumes_every_game(tmp_path):
     db = tmp_path / "games.sqlite3"
     proc, base = start_server(db)

@@ -122,9 +122,11 @@ def test_play_on_against_a_bot_in_the_game_page(server, page):
     assert "Bot" in page.text_content("#opp")
     page.wait_for_selector('#play[data-actor="blue"] #prompt.mine')              # the bot has played its turn
     log = page.text_content("#side-log")
-    for node, seat in [(11, "blue"), (13, "blue"), (14, "blue"), (18, "blue"), (22, "red"), (23, "red"), (24, "red")]:
-        if not re.search(rf"base {node}\b", log):                               # the lesson's tiles the bot left alone
-            assert page.locator(f'svg#board g[data-node="{node}"].held.{seat}').count() == 1, (node, log)
+    lesson_tiles = [(11, "blue"), (13, "blue"), (14, "blue"), (18, "blue"), (22, "red"), (23, "red"), (24, "red")]
+    untouched = [(node, seat) for node, seat in lesson_tiles if not re.search(rf"base {node}\b", log)]
+    assert len(untouched) >= 5, log                                              # one bot turn touches a base or two
+    for node, seat in untouched:                                                 # the lesson's tiles the bot left alone
+        assert page.locator(f'svg#board g[data-node="{node}"].held.{seat}').count() == 1, (node, log)
     ply = int(page.get_attribute("svg#board", "data-ply"))
     free = page.locator(".rack-tile:not(.stuck):not(.laid)")
     if free.count():

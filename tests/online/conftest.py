@@ -27,11 +27,13 @@ def mailbox(tmp_path_factory):
     """ws:// URL of a magic-wormhole mailbox on 127.0.0.1, for the whole test session."""
     d = tmp_path_factory.mktemp("mailbox")
     port = _free_port()
-    proc = subprocess.Popen(["twist", "wormhole-mailbox", f"--port=tcp:{port}:interface=127.0.0.1",
-                             f"--channel-db={d / 'channels.sqlite'}"], cwd=d,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = d / "mailbox.log"
+    with open(log, "w") as out:  # Twisted's `twist` runner, through this interpreter (no PATH lookup)
+        proc = subprocess.Popen([sys.executable, "-m", "twisted", "wormhole-mailbox",
+                                 f"--port=tcp:{port}:interface=127.0.0.1", f"--channel-db={d / 'channels.sqlite'}"],
+                                cwd=d, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.time() + 20
-    while time.time() < deadline:
+    while time.time() < deadline and proc.poll() is None:
         try:
             socket.create_connection(("127.0.0.1", port), 0.2).close()
             break
@@ -39,7 +41,7 @@ def mailbox(tmp_path_factory):
             time.sleep(0.1)
     else:
         proc.kill()
-        pytest.fail("the local mailbox did not start")
+        pytest.fail("the local mailbox did not start:\n" + log.read_text())
     yield f"ws://127.0.0.1:{port}/v1"
     proc.terminate()
     proc.wait(10)

@@ -55,7 +55,7 @@ def test_expired_code_malformed_code_and_unreachable_mailbox(peers, mailbox, tmp
     host, joiner = peers([*BOT, "--seed", "x"], [*BOT, "--seed", "y"])
     a = host.result()
     joiner.result()
-    used = [ln for ln in host.lines if ln.startswith("room code")][0].split()[-1]  # its game is over
+    used = next(ln for ln in host.lines if ln.startswith("room code")).split()[-1]  # its game is over
     db = tmp_path / "third.db"
     r = run("join", used, "--relay", mailbox, "--wait", "3", db=db)
     assert r.returncode == 2 and "wrong or expired" in one_line(r.stderr)

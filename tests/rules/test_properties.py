@@ -342,7 +342,7 @@ def test_determinize_keeps_known_reserve_faces_and_deals_only_what_is_missing():
     for k, line in enumerate(text):  # keep blue's reserve top 3 faces, hide the rest
         if line.startswith("blue reserve "):
             faces = line.split()[2:]
-            text[k] = "blue reserve " + " ".join(faces[:3] + ["?x%d" % (len(faces) - 3)])
+            text[k] = "blue reserve " + " ".join(faces[:3] + [f"?x{len(faces) - 3}"])
         if line.startswith("blue aside "):
             text[k] = "blue aside ?x4"
     partial = parse_position("\n".join(text) + "\n")

@@ -211,7 +211,7 @@ class Board:
             for i, nd in enumerate(terrain.nodes):
                 if nd.allowed is not None:
                     for t in TROOPS:
-                        if t not in nd.allowed and t != KWAK:  # Kwak passes every restriction (docs/rules.md, ruling 18)
+                        if t not in nd.allowed and t != KWAK:  # Kwak passes every restriction (ruling 18)
                             allowed[t] &= ~(1 << i)
                 self.power[i] = nd.power
                 if nd.power == "nullify":

@@ -14,6 +14,10 @@ older file brings it up to date through ``MIGRATIONS``, one step per version,
 each in its own transaction. A file from a newer toybattle is refused, not
 guessed at.
 
+One process writes a games file at a time: a server holds ``WriterLock`` (an OS lock on
+``<file>.lock``, which names the holder's process id) for its whole life, so a second server on
+the same file stops at once instead of overwriting the first one's games.
+
 The default file lives in the user's data directory; ``--db`` or the
 ``TOYBATTLE_DB`` environment variable choose another.
 """
@@ -78,6 +82,50 @@ def default_path() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "toybattle" / "games.sqlite3"
+
+
+class WriterLock:
+    """The one-writer lock of a games file: an OS lock on ``<file>.lock`` holding the holder's pid.
+
+    The OS drops the lock when the process ends, even on ``kill -9``, so a stale lock file never
+    keeps a server out; only a live holder does."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(f"{path}.lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "a+")  # noqa: SIM115 - held open for the lock's whole life
+        except OSError as e:
+            raise StoreError(f"cannot lock the games file {path}: {e}") from None
+        if not _try_lock(self._file):
+            self._file.seek(0)
+            holder = self._file.read().strip()[:20] or "unknown"
+            self._file.close()
+            raise StoreError(f"the games file {path} is in use by another toybattle server (process {holder}); "
+                             "stop that one, or choose another file with --db")
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(f"{os.getpid()}\n")
+        self._file.flush()
+
+    def release(self) -> None:
+        if not self._file.closed:
+            self._file.close()  # closing the file releases the lock
+
+
+def _try_lock(f: Any) -> bool:
+    """Take an exclusive, non-blocking OS lock on the open file ``f``; False if another process holds it."""
+    try:
+        if os.name == "nt":
+            import msvcrt
+            f.seek(0)
+            msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 class Store:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import socket
 import webbrowser
@@ -16,6 +17,8 @@ from toybattle.errors import UserError
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+
+    from toybattle.store import Store
 
     AppBuilder = Callable[..., Starlette]  # build_app(store, bot_delay=..., bind_host=...)
 
@@ -56,16 +59,30 @@ def _bind(host: str, port: int | None) -> socket.socket:
 
 
 def cmd_serve(args: argparse.Namespace, build_app: AppBuilder) -> int:
-    import uvicorn
-
-    from toybattle.store import Store, StoreError
+    from toybattle.store import Store, StoreError, WriterLock, default_path
 
     if args.bot_delay < 0:
         raise UserError("--bot-delay cannot be negative")
-    try:
-        store = Store(args.db)
+    try:  # one server per games file, for as long as it runs; taken before the file is even opened
+        writer = WriterLock(args.db or default_path())
     except StoreError as e:
         raise UserError(str(e)) from None
+    try:
+        try:
+            store = Store(args.db)
+        except StoreError as e:
+            raise UserError(str(e)) from None
+        try:
+            return _serve(args, build_app, store)
+        finally:
+            store.close()
+    finally:
+        writer.release()
+
+
+def _serve(args: argparse.Namespace, build_app: AppBuilder, store: Store) -> int:
+    import uvicorn
+
     sock = _bind(args.host, args.port)
     port = sock.getsockname()[1]
     app = build_app(store, bot_delay=args.bot_delay, bind_host=args.host)
@@ -91,11 +108,7 @@ def cmd_serve(args: argparse.Namespace, build_app: AppBuilder) -> int:
         finally:
             task.cancel()
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
-    finally:
-        store.close()
     return 0 if server.started else 1
 

@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ class WriterLock:
 def _try_lock(f: Any) -> bool:
     """Take an exclusive, non-blocking OS lock on the open file ``f``; False if another process holds it."""
     try:
-        if os.name == "nt":
+        if sys.platform == "win32":
             import msvcrt
             f.seek(0)
             msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)

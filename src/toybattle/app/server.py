@@ -66,17 +66,27 @@ class Games:
         self.sessions[session.id] = session
 
     def get(self, game_id: str) -> Session | None:
+        """The live session of ``game_id``, loaded from the store if need be (on the calling thread:
+        the event loop uses ``fetch``)."""
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
             return None
-        if game_id in self.sessions:
-            return self.sessions[game_id]
-        row = self.store.get(game_id)
+        return self.sessions.get(game_id) or self._serve(self.store.get(game_id))
+
+    async def fetch(self, game_id: str) -> Session | None:
+        """``get`` without waiting for the games file on the event loop."""
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
+            return None
+        return self.sessions.get(game_id) or self._serve(await self.store.get_async(game_id))
+
+    def _serve(self, row: GameRow | None) -> Session | None:
         if row is None or row.kind not in self.loaders:
             return None
+        if row.id in self.sessions:  # loaded meanwhile
+            return self.sessions[row.id]
         try:
             session = self.loaders[row.kind](row)
         except Exception as e:
-            log.error("game %s cannot be loaded: %s", game_id, e)
+            log.error("game %s cannot be loaded: %s", row.id, e)
             return None
         self.add(session)
         if isinstance(session, LocalSession):
@@ -85,18 +95,28 @@ class Games:
 
     def create(self, settings: dict[str, Any], start: State | None = None,
                extra: dict[str, Any] | None = None) -> LocalSession:
-        """A new local game (``LocalSession.create``), served and its bot started."""
+        """A new local game (``LocalSession.create``), stored, served and its bot started."""
         s = LocalSession.create(self.store, bot_delay=self.bot_delay, start=start, extra=extra, **settings)
+        self.store.put(s.row)
+        return self._start(s)
+
+    async def create_async(self, settings: dict[str, Any]) -> LocalSession:
+        """``create`` without waiting for the games file on the event loop."""
+        s = LocalSession.create(self.store, bot_delay=self.bot_delay, **settings)
+        await self.store.put_async(s.row)
+        return self._start(s)
+
+    def _start(self, s: LocalSession) -> LocalSession:
         self.add(s)
         s.kick_bot()
         return s
 
-    def rematch(self, session: LocalSession, settings: dict[str, Any]) -> LocalSession:
+    async def rematch(self, session: LocalSession, settings: dict[str, Any]) -> LocalSession:
         """A new game like ``session``: as a registered rematcher starts it again, else a new deal."""
         for key, again in self.rematchers.items():
             if key in session.row.meta:
                 return again(session)
-        return self.create(settings)
+        return await self.create_async(settings)
 
     def resume_all(self) -> int:
         """Load every unfinished game of the kinds we can serve (bots pick up their turn)."""
@@ -213,7 +233,7 @@ class Connection:
         game, token = msg.get("game"), msg.get("token")
         if not isinstance(game, str) or not isinstance(token, str):
             raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
-        session = self.games.get(game)
+        session = await self.games.fetch(game)
         seat = session.seat_of(token) if session else None
         if session is None or seat is None:
             raise Refused("unknown game or token")
@@ -229,14 +249,14 @@ class Connection:
             raise Refused("a rematch is offered when the game is over")
         new: Session | None
         if "rematch" in session.row.meta:
-            new = self.games.get(session.row.meta["rematch"])
+            new = await self.games.fetch(session.row.meta["rematch"])
         else:
             try:
-                new = self.games.rematch(session, settings)
+                new = await self.games.rematch(session, settings)
             except (Refused, StoreError) as e:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
-            session.store.put(session.row)
+            await session.store.put_async(session.row)
         if not isinstance(new, LocalSession):
             raise Refused("no rematch: that game is no longer in the games file")
         # every seat connected to the old game learns its own new token, and only its own
@@ -336,7 +356,7 @@ async def create_game(request: Request) -> JSONResponse:
             not isinstance(body.get("first_game", False), bool):
         return _error("fields are texts, and first_game is true or false")
     try:
-        session = request.app.state.games.create(body)
+        session = await request.app.state.games.create_async(body)
     except Refused as e:
         return _error(str(e))
     except StoreError as e:
@@ -346,8 +366,8 @@ async def create_game(request: Request) -> JSONResponse:
     return JSONResponse({"game": session.id, "kind": session.kind, "tokens": tokens})
 
 
-def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
-    session = request.app.state.games.get(request.path_params["game"])
+async def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
+    session = await request.app.state.games.fetch(request.path_params["game"])
     token = request.query_params.get("token", "")
     seat = session.seat_of(token) if session else None
     if session is None or seat is None:
@@ -356,7 +376,7 @@ def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
 
 
 async def game_status(request: Request) -> JSONResponse:
-    found = _seat_from_query(request)
+    found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
@@ -385,7 +405,7 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
 
 
 async def invite(request: Request) -> JSONResponse:
-    found = _seat_from_query(request)
+    found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
@@ -411,7 +431,7 @@ async def invite(request: Request) -> JSONResponse:
 
 
 async def replay(request: Request) -> JSONResponse:
-    found = _seat_from_query(request)
+    found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found

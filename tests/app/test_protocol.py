@@ -14,7 +14,8 @@ def test_a_seat_sees_its_own_rack_and_only_counts_of_the_other(client):
     blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
     red = SeatSocket(client, g["game"], g["tokens"]["red"])
     assert blue.view["seat"] == "blue" and red.view["seat"] == "red"
-    assert len(blue.view["rack"]) == 3 and len(red.view["rack"]) == 4  # blue starts: 3 tiles, red 4
+    assert len(blue.view["rack"]) == 3 and red.view["counts"]["red"]["rack"] == 4  # blue starts: 3 tiles, red 4
+    assert red.view["covered"] and red.view["rack"] == []  # hot-seat: red's rack waits for red to uncover
     assert blue.view["counts"]["red"]["rack"] == 4 and "rack" not in blue.view["players"].get("red", {})
     assert blue.view["legal"] and red.view["legal"] is None
     assert blue.view["actor"] == "blue" and "draw" in blue.view["legal"]["actions"]

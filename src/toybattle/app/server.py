@@ -154,6 +154,18 @@ class Part:
 
 # ---------------------------------------------------------------- websocket protocol
 
+def behind_cover(view: dict[str, Any]) -> bool:
+    """A hot-seat page shows its cover when the view's seat is not the one deciding: the turn passed."""
+    return not view.get("over") and view.get("actor") not in (None, view.get("seat"))
+
+
+def covered(view: dict[str, Any]) -> dict[str, Any]:
+    """The view a hot-seat page holds behind its cover: no tiles of either seat (its rack, laid
+    tiles, the opponent's tiles it saw) and no log (its lines name the seat's own draws). The next
+    player's view comes when that player uncovers (a hello with that seat's token)."""
+    return {**view, "rack": [], "laid": [], "seen": [], "log": [], "covered": True}
+
+
 class Connection:
     """One browser socket, bound to at most one (game, seat) at a time."""
 
@@ -173,6 +185,8 @@ class Connection:
         if session is self.session:
             view = session.view(self.seat)
             view["game"] = {**view.get("game", {}), "offers": session.offers()}
+            if session.kind == "hotseat" and behind_cover(view):
+                view = covered(view)
             await self.send({"type": "view", "view": view})
 
     def unbind(self) -> None:

@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], build_app
                    help="games file (default $TOYBATTLE_DB or ~/.local/share/toybattle/games.sqlite3)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                   help="pause before each bot action, so its moves can be followed (default 0.6)")
+                   help="each bot move appears this long after it began, or after the bot level's time budget if "
+                        "longer, however long the bot thought, so its moves can be followed and their timing "
+                        "tells nothing of its options (default 0.6; 0 answers as soon as it has thought)")
     p.set_defaults(run=lambda args: cmd_serve(args, build_app))
 
 

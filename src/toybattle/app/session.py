@@ -14,10 +14,12 @@ import functools
 import logging
 import random
 import secrets
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from toybattle.bots import Bot
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
@@ -411,17 +413,40 @@ class LocalSession(Session):
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bot())
 
+    @property
+    def pace(self) -> float:
+        """Seconds from the start of each bot move to its answer: the longer of the bot delay and the
+        level's time budget (0 when the delay is 0: tests and benchmarks). It depends on nothing the
+        bot sees, so the answer's timing cannot tell how many options the bot had (issue 12 item 10)."""
+        if self.bot_delay <= 0 or self.bot is None:
+            return 0.0
+        level = next((lv for lv in app_bots.levels() if lv.name == self.row.meta["bot"]["level"]), None)
+        return max(self.bot_delay, level.budget_s if level else 0.0)
+
+    _clock = staticmethod(time.monotonic)
+
+    @staticmethod
+    async def _wait(seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+    async def _bot_answer(self, bot: Bot, obs: State) -> int:
+        """The bot's action, released at the pace after the move began, however long it thought
+        (a forced move answers no sooner than a long search); its thinking is capped at the pace."""
+        start = self._clock()
+        pace = self.pace
+        try:
+            a = await asyncio.to_thread(bot.choose, obs, pace or None)
+        except Exception:
+            log.exception("game %s: the bot failed; it plays a random legal action", self.id)
+            a = self.rng.choice(obs.legal_actions())
+        await self._wait(start + pace - self._clock())
+        return a
+
     async def _run_bot(self) -> None:
         bot = self.bot
         while bot is not None and not self.state.over and self.state.actor == self.bot_seat:
-            await asyncio.sleep(self.bot_delay)
             ply = self.state.ply
-            obs = observation(self.state, self.bot_seat)
-            try:
-                a = await asyncio.to_thread(bot.choose, obs)
-            except Exception:
-                log.exception("game %s: the bot failed; it plays a random legal action", self.id)
-                a = self.rng.choice(obs.legal_actions())
+            a = await self._bot_answer(bot, observation(self.state, self.bot_seat))
             async with self.lock:
                 if self.state.ply != ply or self.state.over:
                     continue  # the game moved on meanwhile (a concession): think again

@@ -18,7 +18,8 @@ pytest.importorskip("playwright.sync_api")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True,
+               "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
@@ -64,7 +65,9 @@ def live_server(tmp_path_factory):
 
 
 def _page(browser, options):
-    ctx = browser.new_context(**options)
+    # Playwright's waiting helpers evaluate strings in the page, which the app's Content-Security-Policy
+    # forbids: these contexts bypass it, and test_app_csp.py runs the page with the policy enforced
+    ctx = browser.new_context(bypass_csp=True, **options)
     ctx.set_default_timeout(15000)
     page = ctx.new_page()
     errors: list[str] = []

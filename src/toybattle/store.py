@@ -5,7 +5,10 @@ peer's own record), what kind of game it is, whether it is over, and a JSON
 ``meta`` dict owned by whoever created the row (seat tokens, bot level, ...).
 A row is written after every action, before the action is acknowledged, so a
 reload, a reconnect or a restarted server resumes the game where it stood.
-Each write is committed with ``synchronous=FULL``: once ``put`` returns, the
+The server never touches the file on its event loop: ``put_async`` and ``get_async`` run on the
+store's one writer thread, so a slow or locked file delays only the action being stored (still
+acknowledged only once stored), never another game or socket. Each write is committed with
+``synchronous=FULL``: once ``put`` returns, the
 game survives a crash of the process and of the machine (a power cut) alike;
 docs/benchmarks.md gives what that costs per write next to the cheaper setting.
 
@@ -14,17 +17,24 @@ older file brings it up to date through ``MIGRATIONS``, one step per version,
 each in its own transaction. A file from a newer toybattle is refused, not
 guessed at.
 
+One process writes a games file at a time: a server holds ``WriterLock`` (an OS lock on
+``<file>.lock``, which names the holder's process id) for its whole life, so a second server on
+the same file stops at once instead of overwriting the first one's games.
+
 The default file lives in the user's data directory; ``--db`` or the
 ``TOYBATTLE_DB`` environment variable choose another.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,12 +90,57 @@ def default_path() -> Path:
     return base / "toybattle" / "games.sqlite3"
 
 
+class WriterLock:
+    """The one-writer lock of a games file: an OS lock on ``<file>.lock`` holding the holder's pid.
+
+    The OS drops the lock when the process ends, even on ``kill -9``, so a stale lock file never
+    keeps a server out; only a live holder does."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(f"{path}.lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "a+")  # noqa: SIM115 - held open for the lock's whole life
+        except OSError as e:
+            raise StoreError(f"cannot lock the games file {path}: {e}") from None
+        if not _try_lock(self._file):
+            self._file.seek(0)
+            holder = self._file.read().strip()[:20] or "unknown"
+            self._file.close()
+            raise StoreError(f"the games file {path} is in use by another toybattle server (process {holder}); "
+                             "stop that one, or choose another file with --db")
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(f"{os.getpid()}\n")
+        self._file.flush()
+
+    def release(self) -> None:
+        if not self._file.closed:
+            self._file.close()  # closing the file releases the lock
+
+
+def _try_lock(f: Any) -> bool:
+    """Take an exclusive, non-blocking OS lock on the open file ``f``; False if another process holds it."""
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+            f.seek(0)
+            msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
 class Store:
     """The games file. Safe to share between the event loop and worker threads (one lock)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self._lock = threading.Lock()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toybattle-store")  # the writer thread
         try:
             if str(self.path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,26 +182,43 @@ class Store:
             return self._user_version()
 
     def close(self) -> None:
+        self._thread.shutdown(wait=True)  # writes already handed over finish first
         with self._lock:
             self._db.close()
 
     def put(self, row: GameRow) -> None:
         """Insert or replace a game; the write is durable when this returns."""
+        self._write(row.id, self._params(row))
+
+    async def put_async(self, row: GameRow) -> None:
+        """``put`` on the writer thread: the event loop runs on while the file is written. The row is
+        read now, so later changes to it are not part of this write."""
+        params = self._params(row)
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._write, row.id, params)
+
+    async def get_async(self, game_id: str) -> GameRow | None:
+        """``get`` on the writer thread (never waits for the file on the event loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self.get, game_id)
+
+    @staticmethod
+    def _params(row: GameRow) -> tuple[Any, ...]:
         now = time.time()
         row.updated = now
         if not row.created:
             row.created = now
+        return (row.id, row.kind, row.created, row.updated, int(row.over), row.winner, row.reason, row.record,
+                json.dumps(row.meta, sort_keys=True))
+
+    def _write(self, game_id: str, params: tuple[Any, ...]) -> None:
         try:
             with self._lock:
                 self._db.execute(
                     "INSERT INTO games (id, kind, created, updated, over, winner, reason, record, meta) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "
                     "updated=excluded.updated, over=excluded.over, winner=excluded.winner, "
-                    "reason=excluded.reason, record=excluded.record, meta=excluded.meta",
-                    (row.id, row.kind, row.created, row.updated, int(row.over), row.winner, row.reason,
-                     row.record, json.dumps(row.meta, sort_keys=True)))
+                    "reason=excluded.reason, record=excluded.record, meta=excluded.meta", params)
         except sqlite3.Error as e:
-            raise StoreError(f"cannot write game {row.id} to {self.path}: {e}") from None
+            raise StoreError(f"cannot write game {game_id} to {self.path}: {e}") from None
 
     def get(self, game_id: str) -> GameRow | None:
         with self._lock:

@@ -6,6 +6,9 @@ import random
 
 from starlette.testclient import TestClient
 
+# the app answers only to its own address (the test client's default, "testserver", is refused)
+LOCAL = "http://127.0.0.1"
+WS = "ws://127.0.0.1/ws"
 OPEN: list[SeatSocket] = []  # closed by the client fixture, so the test client can shut down
 
 
@@ -13,7 +16,7 @@ class SeatSocket:
     """One websocket bound to one seat; keeps every message it received."""
 
     def __init__(self, client: TestClient, game: str, token: str):
-        self.cm = client.websocket_connect("/ws")
+        self.cm = client.websocket_connect(WS)
         OPEN.append(self)
         self.ws = self.cm.__enter__()
         self.received: list[dict] = []

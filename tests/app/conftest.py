@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))  # for app_harness
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
-from app_harness import OPEN  # noqa: E402
+from app_harness import LOCAL, OPEN  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from toybattle.app.server import build_app  # noqa: E402
@@ -26,7 +26,7 @@ def store(tmp_path):
 
 @pytest.fixture
 def client(store):
-    with TestClient(build_app(store, bot_delay=0)) as c:
+    with TestClient(build_app(store, bot_delay=0), base_url=LOCAL) as c:
         yield c
         for sock in list(OPEN):
             sock.close()

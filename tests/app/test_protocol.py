@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import random
 
-from app_harness import SeatSocket, new_game, play_hotseat
+from app_harness import LOCAL, WS, SeatSocket, new_game, play_hotseat
 
 from toybattle.rules import parse_record
 
@@ -14,7 +14,8 @@ def test_a_seat_sees_its_own_rack_and_only_counts_of_the_other(client):
     blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
     red = SeatSocket(client, g["game"], g["tokens"]["red"])
     assert blue.view["seat"] == "blue" and red.view["seat"] == "red"
-    assert len(blue.view["rack"]) == 3 and len(red.view["rack"]) == 4  # blue starts: 3 tiles, red 4
+    assert len(blue.view["rack"]) == 3 and red.view["counts"]["red"]["rack"] == 4  # blue starts: 3 tiles, red 4
+    assert red.view["covered"] and red.view["rack"] == []  # hot-seat: red's rack waits for red to uncover
     assert blue.view["counts"]["red"]["rack"] == 4 and "rack" not in blue.view["players"].get("red", {})
     assert blue.view["legal"] and red.view["legal"] is None
     assert blue.view["actor"] == "blue" and "draw" in blue.view["legal"]["actions"]
@@ -22,7 +23,7 @@ def test_a_seat_sees_its_own_rack_and_only_counts_of_the_other(client):
 
 def test_unknown_token_and_game_are_refused(client):
     g = new_game(client, kind="hotseat")
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS) as ws:
         ws.send_json({"type": "hello", "game": g["game"], "token": "not-a-token"})
         assert ws.receive_json() == {"type": "error", "id": None, "message": "unknown game or token"}
         ws.send_json({"type": "act", "action": "draw"})
@@ -171,7 +172,7 @@ def test_create_game_validates_its_settings(client):
                  {"kind": "hotseat", "first": "green"}, {"kind": "hotseat", "first_game": "yes"}, {"x": "1"}):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and r.json()["error"], body
-    assert client.post("/api/games", content=b"{nope").status_code == 400
+    assert client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"}).status_code == 400
 
 
 def test_terrain_and_meta_are_served_from_the_rules_data(client):
@@ -252,7 +253,7 @@ def test_an_invite_without_a_network_address_names_the_machine_and_says_what_to_
     from toybattle.app.server import build_app
     monkeypatch.setattr(socket, "gethostname", lambda: "den")
     monkeypatch.setattr(socket, "getaddrinfo", lambda *a: [(socket.AF_INET, 1, 6, "", ("127.0.1.1", 0))])
-    with TestClient(build_app(store, bot_delay=0, bind_host="0.0.0.0")) as c:
+    with TestClient(build_app(store, bot_delay=0, bind_host="0.0.0.0"), base_url=LOCAL) as c:
         g = new_game(c, kind="lan")
         r = c.get(f"/api/games/{g['game']}/invite?token={g['tokens']['blue']}").json()
     assert r["url"].startswith("http://den:") and "replace den with this computer's address" in r["note"]

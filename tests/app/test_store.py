@@ -66,7 +66,7 @@ def test_a_0_1_file_opens_migrates_and_its_game_plays_on(tmp_path):
     row = s.get("old01")
     assert row is not None and row.kind == "hotseat" and row.meta == meta and not row.over
     assert [r.id for r in s.unfinished()] == ["old01"] and row.created == 1.0
-    with TestClient(build_app(s, bot_delay=0, resume=False)) as client:
+    with TestClient(build_app(s, bot_delay=0, resume=False), base_url="http://127.0.0.1") as client:
         r = client.get("/api/games/old01", params={"token": "tok-blue"})
         assert r.status_code == 200 and r.json()["seat"] == "blue", r.text
     s.put(GameRow(id="new01", kind="bot", record=row.record, meta={"x": 1}))

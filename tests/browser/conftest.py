@@ -63,7 +63,9 @@ def live_server(tmp_path_factory):
 
 
 def _page(browser, options):
-    ctx = browser.new_context(**options)
+    # Playwright's waiting helpers evaluate strings in the page, which the app's Content-Security-Policy
+    # forbids: these contexts bypass it, and test_app_csp.py runs the page with the policy enforced
+    ctx = browser.new_context(bypass_csp=True, **options)
     ctx.set_default_timeout(15000)
     page = ctx.new_page()
     errors: list[str] = []

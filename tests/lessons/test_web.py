@@ -18,7 +18,7 @@ from toybattle.store import Store
 @pytest.fixture
 def client(tmp_path):
     app = build_app(Store(tmp_path / "games.sqlite"), bot_delay=0.0, resume=False)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1") as c:  # the app answers only to its own address
         yield c
 
 
@@ -97,7 +97,7 @@ def test_a_rematch_of_a_lesson_game_starts_from_the_lesson_again(client):
     x = lesson("hook-isolated")
     r = client.post("/api/lessons/hook-isolated/continue",
                     json={"actions": ["3@13"], "nonce": "z", "level": "random"}).json()
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect("ws://127.0.0.1/ws") as ws:
         ws.send_json({"type": "hello", "game": r["game"], "token": r["token"]})
         ws.send_json({"type": "concede"})
         ws.send_json({"type": "rematch"})

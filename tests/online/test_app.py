@@ -173,8 +173,11 @@ async def _play_on(addrs, seats, moves: int, trace: Trace) -> list[dict]:
 def _agreed(http, addrs, seats, trace):
     """Both apps' stored histories, once the last message in flight has arrived (at most 20 s)."""
     deadline = time.time() + 20
+    # the room's state (its code included) is served only with the seat's token (issue 12 item 11)
+    assert http.get(f"http://{addrs[0]}/api/online/{seats[0]['game']}").status_code == 404
     while True:
-        st = [http.get(f"http://{a}/api/online/{s['game']}").json() for a, s in zip(addrs, seats, strict=True)]
+        st = [http.get(f"http://{a}/api/online/{s['game']}", params={"token": s["token"]}).json()
+              for a, s in zip(addrs, seats, strict=True)]
         if st[0]["head"] == st[1]["head"] or time.time() > deadline:
             break
         time.sleep(0.1)
@@ -225,7 +228,7 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
             wrong = http.post(close, json={"game": joined["game"], "token": room["token"]})
             assert wrong.status_code == 400 and "not your key" in wrong.json()["error"], wrong.text
             assert http.post(close, json=mine).json()["closed"]
-            st = http.get(f"http://{addrs[1]}/api/online/{joined['game']}").json()
+            st = http.get(f"http://{addrs[1]}/api/online/{joined['game']}", params={"token": joined["token"]}).json()
             assert st["code"] == "" and "closed the room" in st["error"] and not st["playing"], st
             twice = http.post(close, json=mine)
             assert twice.status_code == 400 and "no room waiting" in twice.json()["error"], twice.text

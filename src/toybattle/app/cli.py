@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import socket
 import webbrowser
@@ -16,6 +17,8 @@ from toybattle.errors import UserError
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+
+    from toybattle.store import Store
 
     AppBuilder = Callable[..., Starlette]  # build_app(store, bot_delay=..., bind_host=...)
 
@@ -32,7 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], build_app
                    help="games file (default $TOYBATTLE_DB or ~/.local/share/toybattle/games.sqlite3)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                   help="pause before each bot action, so its moves can be followed (default 0.6)")
+                   help="each bot move appears this long after it began, or after the bot level's time budget if "
+                        "longer, however long the bot thought, so its moves can be followed and their timing "
+                        "tells nothing of its options (default 0.6; 0 answers as soon as it has thought)")
     p.set_defaults(run=lambda args: cmd_serve(args, build_app))
 
 
@@ -56,16 +61,30 @@ def _bind(host: str, port: int | None) -> socket.socket:
 
 
 def cmd_serve(args: argparse.Namespace, build_app: AppBuilder) -> int:
-    import uvicorn
-
-    from toybattle.store import Store, StoreError
+    from toybattle.store import Store, StoreError, WriterLock, default_path
 
     if args.bot_delay < 0:
         raise UserError("--bot-delay cannot be negative")
-    try:
-        store = Store(args.db)
+    try:  # one server per games file, for as long as it runs; taken before the file is even opened
+        writer = WriterLock(args.db or default_path())
     except StoreError as e:
         raise UserError(str(e)) from None
+    try:
+        try:
+            store = Store(args.db)
+        except StoreError as e:
+            raise UserError(str(e)) from None
+        try:
+            return _serve(args, build_app, store)
+        finally:
+            store.close()
+    finally:
+        writer.release()
+
+
+def _serve(args: argparse.Namespace, build_app: AppBuilder, store: Store) -> int:
+    import uvicorn
+
     sock = _bind(args.host, args.port)
     port = sock.getsockname()[1]
     app = build_app(store, bot_delay=args.bot_delay, bind_host=args.host)
@@ -91,11 +110,7 @@ def cmd_serve(args: argparse.Namespace, build_app: AppBuilder) -> int:
         finally:
             task.cancel()
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
-    finally:
-        store.close()
     return 0 if server.started else 1
 

@@ -14,9 +14,13 @@ registers a loader for its kind of stored game and adds its live sessions with
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import ipaddress
 import json
 import logging
+import re
 import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,10 +30,12 @@ from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
@@ -41,6 +47,7 @@ from .session import KINDS, LocalSession, Refused, Session
 
 log = logging.getLogger("toybattle.app")
 
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})  # names this server always answers to
 MAX_MESSAGE = 4096  # characters; every legal message is far shorter
 MsgId = int | str | None  # a message's "id", echoed in its reply
 
@@ -66,17 +73,27 @@ class Games:
         self.sessions[session.id] = session
 
     def get(self, game_id: str) -> Session | None:
+        """The live session of ``game_id``, loaded from the store if need be (on the calling thread:
+        the event loop uses ``fetch``)."""
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
             return None
-        if game_id in self.sessions:
-            return self.sessions[game_id]
-        row = self.store.get(game_id)
+        return self.sessions.get(game_id) or self._serve(self.store.get(game_id))
+
+    async def fetch(self, game_id: str) -> Session | None:
+        """``get`` without waiting for the games file on the event loop."""
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
+            return None
+        return self.sessions.get(game_id) or self._serve(await self.store.get_async(game_id))
+
+    def _serve(self, row: GameRow | None) -> Session | None:
         if row is None or row.kind not in self.loaders:
             return None
+        if row.id in self.sessions:  # loaded meanwhile
+            return self.sessions[row.id]
         try:
             session = self.loaders[row.kind](row)
         except Exception as e:
-            log.error("game %s cannot be loaded: %s", game_id, e)
+            log.error("game %s cannot be loaded: %s", row.id, e)
             return None
         self.add(session)
         if isinstance(session, LocalSession):
@@ -85,18 +102,28 @@ class Games:
 
     def create(self, settings: dict[str, Any], start: State | None = None,
                extra: dict[str, Any] | None = None) -> LocalSession:
-        """A new local game (``LocalSession.create``), served and its bot started."""
+        """A new local game (``LocalSession.create``), stored, served and its bot started."""
         s = LocalSession.create(self.store, bot_delay=self.bot_delay, start=start, extra=extra, **settings)
+        self.store.put(s.row)
+        return self._start(s)
+
+    async def create_async(self, settings: dict[str, Any]) -> LocalSession:
+        """``create`` without waiting for the games file on the event loop."""
+        s = LocalSession.create(self.store, bot_delay=self.bot_delay, **settings)
+        await self.store.put_async(s.row)
+        return self._start(s)
+
+    def _start(self, s: LocalSession) -> LocalSession:
         self.add(s)
         s.kick_bot()
         return s
 
-    def rematch(self, session: LocalSession, settings: dict[str, Any]) -> LocalSession:
+    async def rematch(self, session: LocalSession, settings: dict[str, Any]) -> LocalSession:
         """A new game like ``session``: as a registered rematcher starts it again, else a new deal."""
         for key, again in self.rematchers.items():
             if key in session.row.meta:
                 return again(session)
-        return self.create(settings)
+        return await self.create_async(settings)
 
     def resume_all(self) -> int:
         """Load every unfinished game of the kinds we can serve (bots pick up their turn)."""
@@ -119,6 +146,9 @@ class AppContext:
     games: Games
     web_dir: Path
     bind_host: str = "127.0.0.1"
+    # the names this server answers to (the Host header): loopback, and this machine's network
+    # names only while the app is open to the local network (whoever opens it adds them here)
+    allowed_hosts: set[str] = field(default_factory=lambda: set(LOOPBACK))
     links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
     features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
 
@@ -132,7 +162,141 @@ class Part:
     links: tuple[dict[str, str], ...] = ()
 
 
+# ---------------------------------------------------------------- the guard: who may talk to this server
+
+_HOST = re.compile(r"(?P<name>[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::(?P<port>[0-9]{1,5}))?")
+
+
+def host_name(host: str) -> str | None:
+    """The name in a Host header (``[::1]:8765`` -> ``::1``), or None if it is no well-formed host."""
+    m = _HOST.fullmatch(host)
+    if m is None or (m["port"] is not None and not 0 < int(m["port"]) <= 65535):
+        return None
+    return m["name"].strip("[]").lower()
+
+
+def network_hosts(bind_host: str) -> set[str]:
+    """The names a device on the local network uses for this server (see ``lan_address``), when
+    ``bind_host`` listens beyond this machine; nothing otherwise."""
+    addr, reachable = lan_address(bind_host)
+    if not reachable:
+        return set()
+    names = {socket.gethostname().lower()} | ({addr.lower()} if addr else set())
+    return names | ({bind_host.lower()} if bind_host not in ("0.0.0.0", "::", "") else set())
+
+
+def _inline_style_hashes(web: Path) -> str:
+    """CSP hashes of the pages' own <style> blocks (the Learn page has one): every other style,
+    and every script, must come from this server's files."""
+    found = set()
+    for page in web.glob("*.html"):
+        for block in re.findall(r"<style>(.*?)</style>", page.read_text("utf-8"), re.S):
+            found.add("'sha256-" + base64.b64encode(hashlib.sha256(block.encode()).digest()).decode() + "'")
+    return " ".join(sorted(found))
+
+
+class Guard:
+    """Every request meets this first (docs/security.md, "The app and its files"):
+
+    - the Host header must name this server (loopback, or its network names while open to the
+      network): a hostile site re-pointing its own name at 127.0.0.1 (DNS rebinding) is refused;
+    - a request that can change anything (any method but GET/HEAD, and every websocket) from a
+      browser must come from this server's own page (its Origin matches the Host): no other site's
+      page can create games, open rooms, dial a relay or play a seat through a player's server;
+    - a request body is JSON, declared so (``Content-Type: application/json``), which a page of
+      another site cannot send without the browser first asking this server, which never agrees;
+    - every answer carries a Content-Security-Policy (scripts, styles, connections: this server
+      only) and refuses to be framed (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``).
+    A client that is no browser (no Origin) is a local program: it could open the games file anyway."""
+
+    def __init__(self, app: ASGIApp, ctx: AppContext) -> None:
+        self.app = app
+        self.ctx = ctx
+        self.styles = _inline_style_hashes(ctx.web_dir)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        why = self.refusal(scope, headers, host)
+        if why is not None:
+            status, message = why
+            log.warning("refused %s %s: %s", scope.get("method", "websocket"), scope.get("path"), message)
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": message})
+            else:
+                await error_response(message, status)(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        policy = self.policy(host)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                h = MutableHeaders(scope=message)
+                h["Content-Security-Policy"] = policy
+                h["X-Frame-Options"] = "DENY"
+                h["X-Content-Type-Options"] = "nosniff"
+                h["Referrer-Policy"] = "no-referrer"  # a join link holds a seat's token
+            await send(message)
+        await self.app(scope, receive, send_with_headers)
+
+    def refusal(self, scope: Scope, headers: Headers, host: str) -> tuple[int, str] | None:
+        """(status, one line) if the request is refused, else None."""
+        if host_name(host) not in self.ctx.allowed_hosts:
+            return 421, "this server answers only to its own address (open it as http://127.0.0.1)"
+        changes = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD")
+        origin = headers.get("origin")
+        if changes and origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+            return 403, "refused: that request came from another site's page"
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
+            media = headers.get("content-type", "").split(";")[0].strip().lower()
+            if media != "application/json":
+                return 415, "send a JSON object with Content-Type: application/json"
+        return None
+
+    def policy(self, host: str) -> str:
+        return ("default-src 'self'; script-src 'self'; style-src 'self' " + self.styles +
+                f"; img-src 'self'; connect-src 'self' ws://{host} wss://{host}; object-src 'none'; "
+                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def relay_url(text: object) -> str:
+    """A mailbox (relay) address as a player typed it, checked: ws:// or wss://, a host name or IP
+    address, a port, nothing else (no user, no spaces). ValueError says what is wrong."""
+    example = "e.g. ws://relay.magic-wormhole.io:4000/v1"
+    if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
+        raise ValueError(f"a mailbox address is a short text, {example}")
+    m = re.fullmatch(r"(wss?)://([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::([0-9]{1,5}))?(/[A-Za-z0-9._~/-]*)?",
+                     text.strip())
+    if m is None:
+        raise ValueError(f"a mailbox address is ws:// or wss://, a host, a port and a path, {example}")
+    name, port = m[2].strip("[]"), m[3]
+    if port is not None and not 0 < int(port) <= 65535:
+        raise ValueError(f"port {port} is not a port number (1 to 65535)")
+    if m[2].startswith("["):
+        ipaddress.ip_address(name)  # ValueError for a malformed address
+    elif name.startswith(("-", ".")) or ".." in name:
+        raise ValueError(f"{name!r} is not a host name")
+    return text.strip()
+
+
 # ---------------------------------------------------------------- websocket protocol
+
+def behind_cover(view: dict[str, Any]) -> bool:
+    """A hot-seat page shows its cover when the view's seat is not the one deciding: the turn passed."""
+    return not view.get("over") and view.get("actor") not in (None, view.get("seat"))
+
+
+def covered(view: dict[str, Any]) -> dict[str, Any]:
+    """The view a hot-seat page holds behind its cover: no tiles of either seat (its rack, laid
+    tiles, the opponent's tiles it saw) and no log (its lines name the seat's own draws). The next
+    player's view comes when that player uncovers (a hello with that seat's token)."""
+    return {**view, "rack": [], "laid": [], "seen": [], "log": [], "covered": True}
+
 
 class Connection:
     """One browser socket, bound to at most one (game, seat) at a time."""
@@ -153,6 +317,8 @@ class Connection:
         if session is self.session:
             view = session.view(self.seat)
             view["game"] = {**view.get("game", {}), "offers": session.offers()}
+            if session.kind == "hotseat" and behind_cover(view):
+                view = covered(view)
             await self.send({"type": "view", "view": view})
 
     def unbind(self) -> None:
@@ -213,7 +379,7 @@ class Connection:
         game, token = msg.get("game"), msg.get("token")
         if not isinstance(game, str) or not isinstance(token, str):
             raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
-        session = self.games.get(game)
+        session = await self.games.fetch(game)
         seat = session.seat_of(token) if session else None
         if session is None or seat is None:
             raise Refused("unknown game or token")
@@ -229,14 +395,14 @@ class Connection:
             raise Refused("a rematch is offered when the game is over")
         new: Session | None
         if "rematch" in session.row.meta:
-            new = self.games.get(session.row.meta["rematch"])
+            new = await self.games.fetch(session.row.meta["rematch"])
         else:
             try:
-                new = self.games.rematch(session, settings)
+                new = await self.games.rematch(session, settings)
             except (Refused, StoreError) as e:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
-            session.store.put(session.row)
+            await session.store.put_async(session.row)
         if not isinstance(new, LocalSession):
             raise Refused("no rematch: that game is no longer in the games file")
         # every seat connected to the old game learns its own new token, and only its own
@@ -336,7 +502,7 @@ async def create_game(request: Request) -> JSONResponse:
             not isinstance(body.get("first_game", False), bool):
         return _error("fields are texts, and first_game is true or false")
     try:
-        session = request.app.state.games.create(body)
+        session = await request.app.state.games.create_async(body)
     except Refused as e:
         return _error(str(e))
     except StoreError as e:
@@ -346,8 +512,8 @@ async def create_game(request: Request) -> JSONResponse:
     return JSONResponse({"game": session.id, "kind": session.kind, "tokens": tokens})
 
 
-def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
-    session = request.app.state.games.get(request.path_params["game"])
+async def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
+    session = await request.app.state.games.fetch(request.path_params["game"])
     token = request.query_params.get("token", "")
     seat = session.seat_of(token) if session else None
     if session is None or seat is None:
@@ -356,7 +522,7 @@ def _seat_from_query(request: Request) -> tuple[Session, int] | JSONResponse:
 
 
 async def game_status(request: Request) -> JSONResponse:
-    found = _seat_from_query(request)
+    found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
@@ -385,7 +551,7 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
 
 
 async def invite(request: Request) -> JSONResponse:
-    found = _seat_from_query(request)
+    found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
@@ -411,7 +577,7 @@ async def invite(request: Request) -> JSONResponse:
 
 
 async def replay(request: Request) -> JSONResponse:
-    found = _seat_from_query(request)
+    found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
@@ -427,6 +593,7 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
     before each action."""
     games = Games(store, bot_delay)
     ctx = AppContext(store=store, games=games, web_dir=web_dir(), bind_host=bind_host)
+    ctx.allowed_hosts |= network_hosts(bind_host)
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/join/{game}/{token}", index),
@@ -456,6 +623,7 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
             games.stop()
 
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=16384)
+    app.add_middleware(Guard, ctx=ctx)
     app.state.games = games
     app.state.ctx = ctx
     return app

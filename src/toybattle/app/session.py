@@ -14,10 +14,12 @@ import functools
 import logging
 import random
 import secrets
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from toybattle.bots import Bot
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
@@ -148,9 +150,10 @@ class LocalSession(Session):
     def create(cls, store: Store, kind: str, terrain: str = "castle", first_game: bool = False,
                first: str = "random", human: str = "blue", level: str | None = None,
                bot_delay: float = 0.6, start: State | None = None, extra: dict[str, Any] | None = None) -> LocalSession:
-        """A new game, stored before it is returned. Raises Refused for bad settings. ``start``: a full
-        position to play from instead of a new deal (its terrain and mode win); ``extra``: more meta
-        for whoever started the game (the Learn section marks its games with "lesson")."""
+        """A new game, NOT stored yet: store its ``row`` before serving it. Raises Refused for bad
+        settings. ``start``: a full position to play from instead of a new deal (its terrain and mode
+        win); ``extra``: more meta for whoever started the game (the Learn section marks its games
+        with "lesson")."""
         if kind not in KINDS:
             raise Refused(f"unknown kind of game {kind!r} (one of: {', '.join(KINDS)})")
         rng = random.SystemRandom()
@@ -188,7 +191,6 @@ class LocalSession(Session):
                 meta["host"] = human
         meta.update(extra or {})
         row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
-        store.put(row)
         return cls(row, store, bot_delay)
 
     def _rebuild(self) -> None:
@@ -260,7 +262,7 @@ class LocalSession(Session):
     async def act(self, seat: int, action: str) -> None:
         async with self.lock:
             a = self._check(seat, action)
-            self._commit(lambda: self._play(a))
+            await self._commit(lambda: self._play(a))
         await self.changed()
         self.kick_bot()
 
@@ -274,14 +276,14 @@ class LocalSession(Session):
                 raise Refused("a hidden tile was revealed this turn (a draw or a random pick): no undo")
             if not self.can_undo(seat):
                 raise Refused("nothing to undo this turn")
-            self._commit(self._undo)
+            await self._commit(self._undo)
         await self.changed()
 
     async def concede(self, seat: int) -> None:
         async with self.lock:
             if self.state.over:
                 raise Refused("the game is over")
-            self._commit(lambda: self._concede(seat))
+            await self._commit(lambda: self._concede(seat))
         await self.changed()
 
     async def hint(self, seat: int) -> dict[str, Any]:
@@ -380,25 +382,26 @@ class LocalSession(Session):
                 line["you"] = f"You concede. {result_text(s)}"
             self.logs[viewer].append(line)
 
-    def _commit(self, change: Callable[[], None]) -> None:
-        """Make ``change``, then store the game; if storing fails, put everything back and refuse."""
+    async def _commit(self, change: Callable[[], None]) -> None:
+        """Make ``change``, then store the game (off the event loop); if storing fails, put everything
+        back and refuse. Called under ``self.lock``, so nothing else changes this game meanwhile."""
         saved = (self.state.copy(), list(self.record.actions), [lines[:] for lines in self.logs], self._checkpoint,
                  self._revealed, dict(self.row.meta))
         change()
         try:
-            self._save()
+            await self._save()
         except Exception as e:
             (self.state, self.record.actions, self.logs, self._checkpoint, self._revealed, self.row.meta) = saved
             log.error("game %s: cannot store: %s", self.id, e)
             raise Refused(f"the game could not be saved, nothing changed ({e})") from None
 
-    def _save(self) -> None:
+    async def _save(self) -> None:
         r = self.row
         r.record = self.record.text()
         r.over = self.state.over
         r.winner = SEATS[self.state.winner] if self.state.over and self.state.winner >= 0 else None
         r.reason = self.state.reason or None
-        self.store.put(r)
+        await self.store.put_async(r)
 
     # ------------------------------------------------------------ the bot
 
@@ -410,17 +413,40 @@ class LocalSession(Session):
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bot())
 
+    @property
+    def pace(self) -> float:
+        """Seconds from the start of each bot move to its answer: the longer of the bot delay and the
+        level's time budget (0 when the delay is 0: tests and benchmarks). It depends on nothing the
+        bot sees, so the answer's timing cannot tell how many options the bot had (issue 12 item 10)."""
+        if self.bot_delay <= 0 or self.bot is None:
+            return 0.0
+        level = next((lv for lv in app_bots.levels() if lv.name == self.row.meta["bot"]["level"]), None)
+        return max(self.bot_delay, level.budget_s if level else 0.0)
+
+    _clock = staticmethod(time.monotonic)
+
+    @staticmethod
+    async def _wait(seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+    async def _bot_answer(self, bot: Bot, obs: State) -> int:
+        """The bot's action, released at the pace after the move began, however long it thought
+        (a forced move answers no sooner than a long search); its thinking is capped at the pace."""
+        start = self._clock()
+        pace = self.pace
+        try:
+            a = await asyncio.to_thread(bot.choose, obs, pace or None)
+        except Exception:
+            log.exception("game %s: the bot failed; it plays a random legal action", self.id)
+            a = self.rng.choice(obs.legal_actions())
+        await self._wait(start + pace - self._clock())
+        return a
+
     async def _run_bot(self) -> None:
         bot = self.bot
         while bot is not None and not self.state.over and self.state.actor == self.bot_seat:
-            await asyncio.sleep(self.bot_delay)
             ply = self.state.ply
-            obs = observation(self.state, self.bot_seat)
-            try:
-                a = await asyncio.to_thread(bot.choose, obs)
-            except Exception:
-                log.exception("game %s: the bot failed; it plays a random legal action", self.id)
-                a = self.rng.choice(obs.legal_actions())
+            a = await self._bot_answer(bot, observation(self.state, self.bot_seat))
             async with self.lock:
                 if self.state.ply != ply or self.state.over:
                     continue  # the game moved on meanwhile (a concession): think again
@@ -428,7 +454,7 @@ class LocalSession(Session):
                     log.error("game %s: the bot chose an illegal action %r", self.id, a)
                     a = self.rng.choice(self.state.legal_actions())
                 try:
-                    self._commit(functools.partial(self._play, a))
+                    await self._commit(functools.partial(self._play, a))
                 except Refused:
                     return
             await self.changed()

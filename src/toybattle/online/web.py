@@ -8,7 +8,8 @@
   with the code the other player was shown it rejoins (answers once both histories agree);
 - ``POST /api/online/close`` ``{"game", "token"}`` closes a room that still waits for the other player
   (both players opened one to resume the same game): the game stays saved, to resume with a code;
-- ``GET /api/online/{game}`` tells how the room stands (code, started, over, error, messages, head, playing).
+- ``GET /api/online/{game}?token=T`` (the seat's token) tells how the room stands (code, started, over,
+  error, messages, head, playing).
 
 Stored online games are loaded at start (``Games.loaders["online"]``) with the seat's key kept in the
 row, so "Your games" still opens them after a restart: the board as it was, ready to be resumed.
@@ -29,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..app.server import Part
+from ..app.server import Part, relay_url
 from ..app.session import Refused, Session, new_token
 from ..app.view import log_lines, seat_view
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
@@ -227,11 +228,11 @@ class OnlineSession(Session):
 
 
 def _options(ctx: Any, body: dict) -> Options:
-    relay = body.get("relay") or transport.default_relay()
+    try:  # checked before anything is dialled (the app's guard lets only the player's own page ask)
+        relay = relay_url(body.get("relay") or transport.default_relay())
+    except ValueError as e:
+        raise Refused(str(e)) from None
     terrain = body.get("terrain") or "castle"
-    if not isinstance(relay, str) or not relay.strip().startswith(("ws://", "wss://")):
-        raise Refused("a mailbox address starts with ws:// or wss://, e.g. ws://relay.magic-wormhole.io:4000/v1")
-    relay = relay.strip()
     if terrain not in TERRAIN_IDS:
         raise Refused(f"unknown terrain {terrain!r}")
     seat = body.get("seat") or "blue"
@@ -390,8 +391,8 @@ def routes(ctx: Any) -> list[Route]:
 
     async def status(request: Request) -> JSONResponse:
         s = ctx.games.sessions.get(request.path_params["game"])
-        if not isinstance(s, OnlineSession):
-            return JSONResponse({"error": "no such online game in this app"}, status_code=404)
+        if not isinstance(s, OnlineSession) or s.seat_of(request.query_params.get("token", "")) is None:
+            return JSONResponse({"error": "no such online game in this app (or not your key to it)"}, status_code=404)
         return JSONResponse({"game": s.id, "code": s.code, "started": s.match.public is not None,
                              "over": s.over, "error": s.error, "result": s.match.result() if s.over else None,
                              "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing})

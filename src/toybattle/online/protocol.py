@@ -21,6 +21,7 @@ import random
 import secrets as _secrets
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules import SEATS, IllegalAction, State, action_text, observation, parse_action
 from ..rules import actions as A
@@ -31,12 +32,27 @@ PROTOCOL = 1
 SLOTS = 24
 CHAIN = 4096  # random events a game may use (a long game uses about a hundred)
 UNDRAWN, RACK, LAID, OPEN = "undrawn", "rack", "laid", "open"
+MAX_CHAINED = 4096  # characters of one chained message (the largest, a commit, is under 2,000)
+MAX_REASON = 300  # characters of a forfeit reason
+# the only fields each chained message may carry (besides n, prev, by and t)
+FIELDS: dict[str, frozenset[str]] = {
+    "commit": frozenset({"tiles", "anchor", "r"}), "rand": frozenset({"r", "open"}),
+    "act": frozenset({"a", "open", "r"}), "stuck": frozenset({"open"}), "concede": frozenset(),
+    "open": frozenset({"tiles"})}
+HEAD = frozenset({"n", "prev", "by", "t"})
+
+
+def clean_reason(text: object) -> str:
+    """A reason fit to store and show: printable, one line, at most MAX_REASON characters."""
+    line = "".join(c if c.isprintable() else " " for c in str(text)).strip()
+    return line if len(line) <= MAX_REASON else line[:MAX_REASON - 1] + "\u2026"
 
 
 class Forfeit(Exception):
     """A check failed: ``seat`` forfeits, ``reason`` says exactly why (shown to both players)."""
 
     def __init__(self, seat: int, reason: str):
+        reason = clean_reason(reason)  # a reason may quote the peer's text: bounded before it goes anywhere
         super().__init__(f"{SEATS[seat]} forfeits: {reason}")
         self.seat = seat
         self.reason = reason
@@ -147,6 +163,14 @@ class Match:
         self.opened = [False, False]
         self.forfeit: Forfeit | None = None
         self._reserve_before = (0, 0)  # reserve sizes before the last action (its draws need a random event)
+        self.abandoned: tuple[int, str] | None = None  # (seat, why): the other side claimed the game
+
+    @property
+    def state(self) -> State:
+        """The public state once the game has begun (after message 3)."""
+        if self.public is None:
+            raise ValueError("the game has not begun")
+        return self.public
 
     # ------------------------------------------------------------ who sends what next
 
@@ -156,7 +180,30 @@ class Match:
 
     @property
     def finished(self) -> bool:
-        return self.forfeit is not None or all(self.opened)
+        return self.forfeit is not None or self.abandoned is not None or all(self.opened)
+
+    def opening_due(self) -> bool:
+        """Whether the message awaited now must open tiles (the final opening, or XB-42's victim)."""
+        if self.public is None or self.finished:
+            return False
+        return self.public.over or (self.pending is not None and self.public.is_chance
+                                    and self.public.decision == XB_PICK)
+
+    def claim(self, seat: int, why: str) -> None:
+        """The other side has been silent past its limit and this side claims the game (not a check
+        of the rules: it is stored as the game's result, never chained)."""
+        self.abandoned = (seat, clean_reason(why))
+
+    def recheck(self) -> Forfeit | None:
+        """This peer's own messages checked again from scratch, against its own secrets: the first
+        failure, or None. A notice that this seat broke a rule is believed only if this finds one."""
+        fresh = Match(self.setup, self.me, self.secrets)
+        try:
+            for text in self.log:
+                fresh.accept(text, fresh.expected()[0])
+        except Forfeit as f:
+            return f if f.seat == self.me else None
+        return None
 
     def expected(self) -> tuple[int, str]:
         """(seat, kind) of the next message: commit, rand, play (act, stuck or concede) or open."""
@@ -272,12 +319,14 @@ class Match:
             self.forfeit = f
             raise
 
-    def _accept(self, text: str, sender: int) -> dict:
+    def _accept(self, text: object, sender: int) -> dict[str, Any]:
         seat, kind = self.expected()
         if self.finished:
             raise Forfeit(sender, "sent a message after the game was over")
         if sender != seat:
             raise Forfeit(sender, f"sent message {len(self.log) + 1} out of turn")
+        if not isinstance(text, str) or len(text) > MAX_CHAINED:
+            raise Forfeit(sender, f"sent a chained message that is not a text of at most {MAX_CHAINED} characters")
         try:
             msg = json.loads(text)
         except (ValueError, RecursionError):
@@ -289,6 +338,9 @@ class Match:
                                   "(its chain hash differs: a past action was altered)")
         if msg.get("by") != sender:
             raise Forfeit(sender, f"message {len(self.log) + 1} names the wrong sender")
+        extra = sorted(set(msg) - HEAD - FIELDS.get(str(msg.get("t")), frozenset()))
+        if extra:
+            raise Forfeit(sender, f"sent fields the protocol does not define ({', '.join(extra)[:60]})")
         t = msg.get("t")
         try:
             if kind == "commit" and t == "commit":
@@ -300,7 +352,7 @@ class Match:
             elif kind == "play" and t == "stuck":
                 self._on_stuck(msg)
             elif kind == "play" and t == "concede":
-                self.public.concede(seat)
+                self.state.concede(seat)
             elif kind == "open" and t == "open":
                 self._on_open(msg)
             elif kind == "open":
@@ -534,6 +586,10 @@ class Match:
         if self.forfeit:
             f = self.forfeit
             return {"winner": 1 - f.seat, "reason": "forfeit", "detail": f"{SEATS[f.seat]} forfeits: {f.reason}",
+                    "head": self.head, "messages": len(self.log)}
+        if self.abandoned:
+            seat, why = self.abandoned
+            return {"winner": 1 - seat, "reason": "abandonment", "detail": f"{SEATS[seat]} abandoned the game: {why}",
                     "head": self.head, "messages": len(self.log)}
         p = self.public
         return {"winner": p.winner if p and p.over else -1, "reason": p.reason if p and p.over else "",

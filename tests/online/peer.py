@@ -26,6 +26,7 @@ def main(argv: list[str]) -> int:
         forged: set[str] = set()
 
         def make(self, action=None):
+            self.cheating = True  # only the live match cheats; a fresh recheck of its history does not
             text = honest_make(self, action)
             sent = cheat(self, text)
             if sent != text:
@@ -33,7 +34,7 @@ def main(argv: list[str]) -> int:
             return sent
 
         def accept(self, text, sender):
-            if text in forged:  # the cheater does not check its own forgery
+            if text in forged and getattr(self, "cheating", False):  # the cheater skips its own forgery
                 self.log.append(text)
                 self.head = digest(text)
                 self.cheated = True
@@ -51,8 +52,8 @@ def main(argv: list[str]) -> int:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save
 
-        def save(store, match, relay, *more):
-            honest_save(store, match, relay, *more)
+        def save(store, match, *more):
+            honest_save(store, match, *more)
             if len(match.log) >= n:
                 os._exit(9)
 

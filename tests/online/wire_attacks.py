@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from toybattle.online import transport
-from toybattle.online.protocol import Match, Secrets, Setup, digest
+from toybattle.online.protocol import Match, Secrets, Setup
 from toybattle.online.session import BotPlayer, Game, Options, SessionError
 from toybattle.store import GameRow, Store
 
@@ -70,10 +70,10 @@ async def _victim(reactor: Any, code: str, relay: str, store: Store, **opts: Any
     game = Game(Options(relay=relay, seed="victim", **opts), BotPlayer("random", "victim"), lambda _: None,
                 store=store)
     try:
-        result = await game.join(reactor, code)
+        result = {"outcome": "result", **await game.join(reactor, code)}
     except SessionError as e:
-        return {"outcome": "session", "line": str(e)}
-    return {"outcome": "result", **result, "local": getattr(game, "local_id", None)}
+        result = {"outcome": "session", "line": str(e)}
+    return {**result, "local": game.local_id}
 
 
 async def _pair(reactor: Any, relay: str, setup: Setup, store: Store, seat: int = 0,
@@ -92,7 +92,8 @@ def _rows(store: Store) -> list[dict]:
 
 async def scenario(reactor: Any, name: str, relay: str, db: str, args: list[str]) -> dict:
     store = Store(db)
-    setup = Setup("a1b2c3d4e5f60718", "castle", False, 0)
+    seat = 1 if name == "withhold" else 0
+    setup = Setup("a1b2c3d4e5f60718", "castle", False, seat)
     opts: dict[str, Any] = dict(LIMITS)
     if name == "overwrite":
         store.put(GameRow(id=setup.game, kind="bot", record="draw", meta={"mine": True}))
@@ -100,32 +101,35 @@ async def scenario(reactor: Any, name: str, relay: str, db: str, args: list[str]
         setup = Setup("../" + "x" * 5000, "castle", False, 0)
     if name == "stall":
         opts["when_silent"] = args[0]
-    a, victim = await _pair(reactor, relay, setup, store, seat=1 if name == "withhold" else 0, **opts)
+    a, victim = await _pair(reactor, relay, setup, store, seat=seat, **opts)
     a.hello()
+    if name == "bad_id":
+        result = await asyncio.wait_for(victim, 60)
+        return {**result, "rows": _rows(store)}
     await a.link.recv(30)  # the victim's hello
     rng = random.Random(7)
     if name == "forfeit_notice":
         a.send_own()
         await a.take()
-        a.link.send({"k": "forfeit", "seat": 1, "reason": "you cheated " + "!" * 100_000})
+        a.link.send({"k": "forfeit", "seat": 1, "reason": "you cheated " + "!" * 250})
     elif name == "own_forfeit":
         a.send_own()
         await a.take()
-        a.link.send({"k": "forfeit", "seat": 0, "reason": "I give up\x1b[2J\n" + "y" * 5000})
-    elif name in ("overwrite", "bad_id"):
+        a.link.send({"k": "forfeit", "seat": 0, "reason": "I give up\x1b[2J\n" + "y" * 250})
+    elif name == "overwrite":
         a.send_own()
-        await asyncio.sleep(1)
+        await a.take()
         await a.link.close()
     elif name == "pad":
         text = a.match.make()
         msg = json.loads(text)
-        msg["pad"] = "z" * 200_000
+        msg["pad"] = "z" * 1000
         a.link.send({"k": "msg", "m": json.dumps(msg, sort_keys=True, separators=(",", ":"))})
     elif name == "stall":
         a.send_own()
         await a.take()
-        await a.take()  # the victim's reply to event 1; the attacker now owes a move, or the victim moves
-        result = await victim  # silence from here on
+        a.send_own()  # event 1: the game begins, then the attacker falls silent
+        result = await victim
         return {**result, "rows": _rows(store)}
     elif name == "withhold":
         await a.play_until("open", rng)
@@ -138,12 +142,14 @@ async def scenario(reactor: Any, name: str, relay: str, db: str, args: list[str]
 def malformed(rng: random.Random, valid: list[dict]) -> bytes:
     """One malformed wire message: raw junk, a wrong JSON shape, or a valid message mutated."""
     def junk_value(depth: int = 0) -> Any:
-        pick = rng.randrange(9 if depth < 4 else 5)
-        return [None, True, rng.randint(-2**70, 2**70), rng.random() * 1e300, "".join(
-            chr(rng.randrange(0, 0x2FFF)) for _ in range(rng.randrange(40))),
-            [junk_value(depth + 1) for _ in range(rng.randrange(4))],
-            {str(junk_value(depth + 1))[:8]: junk_value(depth + 1) for _ in range(rng.randrange(4))},
-            "x" * rng.choice((10, 5000, 300_000)), rng.choice(["hello", "msg", "sync", "forfeit"])][pick]
+        makers = [lambda: None, lambda: True, lambda: rng.randint(-2**70, 2**70), lambda: rng.random() * 1e300,
+                  lambda: "".join(chr(rng.randrange(0, 0x2FFF)) for _ in range(rng.randrange(40))),
+                  lambda: "x" * rng.choice((10, 5000, 300_000)),
+                  lambda: rng.choice(["hello", "msg", "sync", "forfeit", "0" * 64])]
+        if depth < 4:
+            makers += [lambda: [junk_value(depth + 1) for _ in range(rng.randrange(4))],
+                       lambda: {str(junk_value(depth + 1))[:8]: junk_value(depth + 1) for _ in range(rng.randrange(4))}]
+        return rng.choice(makers)()
 
     kind = rng.randrange(7)
     if kind == 0:
@@ -223,15 +229,18 @@ async def _run_on(game: Game, link: transport.Link) -> str:
 
 async def _drain(theirs: transport.Link, mine: transport.Link, i: int) -> None:
     """Both sides read up to a marker, so nothing of this game reaches the next one."""
-    for a, b in ((theirs, mine), (mine, theirs)):
-        a.send({"k": "mark", "i": i})
+    async def upto_mark(link: transport.Link) -> None:
         while True:
             try:
-                obj = await b.recv(30)
-            except transport.LinkError:
+                obj = await link.recv(30)
+            except transport.Garbled:
                 continue  # a malformed leftover: skip it
             if obj == {"k": "mark", "i": i}:
-                break
+                return
+
+    theirs.send({"k": "mark", "i": i})
+    mine.send({"k": "mark", "i": i})
+    await asyncio.gather(upto_mark(theirs), upto_mark(mine))
 
 
 def main() -> None:

@@ -66,7 +66,7 @@ def sha(*parts: bytes | str | int) -> bytes:
     return h.digest()
 
 
-def encode(msg: dict) -> str:
+def encode(msg: dict[str, Any]) -> str:
     """The canonical text of a message; its hash is over exactly these bytes."""
     return json.dumps(msg, sort_keys=True, separators=(",", ":"))
 
@@ -102,11 +102,11 @@ class Secrets:
         rng.shuffle(troops)
         return cls(troops, salts, chain_seed)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"troops": self.troops, "salts": [s.hex() for s in self.salts], "seed": self.seed.hex()}
 
     @classmethod
-    def from_json(cls, d: dict) -> Secrets:
+    def from_json(cls, d: dict[str, Any]) -> Secrets:
         return cls(list(d["troops"]), [bytes.fromhex(s) for s in d["salts"]], bytes.fromhex(d["seed"]))
 
     def chain(self) -> list[bytes]:
@@ -120,7 +120,7 @@ class Secrets:
     def commitments(self, game: str, seat: int) -> list[str]:
         return [tile_commitment(game, seat, k, self.troops[k], self.salts[k]) for k in range(SLOTS)]
 
-    def opening(self, k: int) -> list:
+    def opening(self, k: int) -> list[Any]:
         return [k, self.troops[k], self.salts[k].hex()]
 
 
@@ -212,7 +212,7 @@ class Match:
             return (self.host if n == 0 else 1 - self.host), "commit"
         if self.pending:
             return 1 - self.pending[0], "rand"
-        p = self.public
+        p = self.state
         if p.over:
             return (0 if not self.opened[0] else 1), "open"
         return p.turn, "play"
@@ -233,7 +233,7 @@ class Match:
 
     def mine(self) -> State:
         """The game as this peer knows it: ``public`` plus the faces of its own hidden tiles."""
-        s = self.public.copy()
+        s = self.state.copy()
         for zone in (RACK, LAID):
             faces = [self.secrets.troops[k] for k in range(SLOTS) if self.zone[self.me][k] == zone]
             s.reveal(self.me, zone, faces)
@@ -247,7 +247,7 @@ class Match:
 
     # ------------------------------------------------------------ building my messages
 
-    def _chained(self, kind: str, **body) -> str:
+    def _chained(self, kind: str, **body: Any) -> str:
         return encode({"n": len(self.log) + 1, "prev": self.head, "by": self.me, "t": kind, **body})
 
     def _my_value(self) -> str:
@@ -262,13 +262,15 @@ class Match:
                 body["r"] = self._my_value()  # the joiner opens random event 1 (first player, opening racks)
             return self._chained("commit", **body)
         if kind == "rand":
-            body = {"r": self._my_value()}
-            k = self._pick_to_open(bytes.fromhex(body["r"]))
+            r = self._my_value()
+            body = {"r": r}
+            k = self._pick_to_open(bytes.fromhex(r))
             if k is not None:
-                body["open"] = self.secrets.opening(k)
+                return self._chained("rand", r=r, open=self.secrets.opening(k))
             return self._chained("rand", **body)
         if kind == "open":
-            return self._chained("open", tiles=[[t, s.hex()] for t, s in zip(self.secrets.troops, self.secrets.salts)])
+            return self._chained("open", tiles=[[t, s.hex()] for t, s in
+                                                 zip(self.secrets.troops, self.secrets.salts, strict=True)])
         if kind == "stuck":
             return self._chained("stuck", open=[self.secrets.opening(k) for k in range(SLOTS)
                                                 if self.zone[self.me][k] == RACK])
@@ -282,13 +284,13 @@ class Match:
         m = self.mine()
         if action not in m.legal_actions():
             raise IllegalAction(m.refusal(action) or "not legal now")
-        body: dict = {"a": action_text(action, m.b)}
+        body: dict[str, Any] = {"a": action_text(action, m.b)}
         if A.PLACE <= action < A.PLACE_END:
             troop = (action - A.PLACE) >> 5
-            if (self.me << 4 | troop) not in self.public.rack[self.me]:
+            if (self.me << 4 | troop) not in self.state.rack[self.me]:
                 k = min(k for k in range(SLOTS) if self.zone[self.me][k] == RACK and self.secrets.troops[k] == troop)
                 body["open"] = self.secrets.opening(k)
-        trial = self.public.copy()
+        trial = self.state.copy()
         if "open" in body:
             trial.reveal(self.me, RACK, [body["open"][1]])
         before = (len(trial.reserve[0]), len(trial.reserve[1]))
@@ -300,17 +302,17 @@ class Match:
     def _pick_to_open(self, my_value: bytes) -> int | None:
         """As the victim of an XB-42 pick: the slot I must open, if the pick lands on a hidden tile."""
         p = self.public
-        if p is None or not (p.is_chance and p.decision == XB_PICK):  # XB_PICK; a Battlefield pick stays secret
-            return None
+        if p is None or self.pending is None or not (p.is_chance and p.decision == XB_PICK):
+            return None  # only XB-42 opens: a Battlefield pick stays secret
         entries = self._pick_entries()
-        values = [None, None]
+        values = [b"", b""]
         values[self.pending[0]], values[self.me] = self.pending[1], my_value
         entry = entries[uniform(self._joint(values), "pick", len(entries))]
         return entry[1] if entry[0] == "slot" else None
 
     # ------------------------------------------------------------ accepting any message
 
-    def accept(self, text: str, sender: int) -> dict:
+    def accept(self, text: object, sender: int) -> dict[str, Any]:
         """Check one message sent by ``sender`` (this peer's own included) and apply it;
         Forfeit (naming the sender, with the reason) if it does not hold. A forfeit ends the game."""
         try:
@@ -369,7 +371,7 @@ class Match:
 
     # ------------------------------------------------------------ the checks, message by message
 
-    def _on_commit(self, msg: dict) -> None:
+    def _on_commit(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
         tiles = msg["tiles"]
         if not (isinstance(tiles, list) and len(tiles) == SLOTS and all(_is_hex(h, 32) for h in tiles)):
@@ -384,19 +386,27 @@ class Match:
         elif "r" in msg:
             raise Forfeit(seat, "revealed randomness before both commitments were made")
 
-    def _take_value(self, seat: int, value) -> bytes:
-        v = bytes.fromhex(value) if _is_hex(value, 32) else b""
+    def _take_value(self, seat: int, value: object) -> bytes:
+        v = bytes.fromhex(value) if isinstance(value, str) and _is_hex(value, 32) else b""
         if hashlib.sha256(v).digest() != self.rand[seat]:
             raise Forfeit(seat, "its random value does not match its randomness commitment "
                                 "(an attempt to choose a draw or a pick)")
         self.rand[seat] = v
         return v
 
+    def _commits(self, seat: int) -> list[str]:
+        tiles = self.commits[seat]
+        if tiles is None:
+            raise Forfeit(seat, "opened a tile before committing to its tiles")
+        return tiles
+
     def _joint(self, values: list[bytes]) -> bytes:
         return sha(b"toybattle/event", self.setup.game, self.event + 1, values[0], values[1])
 
-    def _on_rand(self, msg: dict) -> None:
+    def _on_rand(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
+        if self.pending is None:
+            raise Forfeit(seat, "sent a random value nobody asked for")
         starter, first_value = self.pending
         values = [b"", b""]
         values[starter], values[seat] = first_value, self._take_value(seat, msg["r"])
@@ -407,7 +417,7 @@ class Match:
             self._start(joint)
         else:
             self._draws(joint, self._reserve_before)
-            if self.public.is_chance:
+            if self.state.is_chance:
                 self._pick(joint, msg)
             elif "open" in msg:
                 raise Forfeit(seat, "opened a tile nobody asked for")
@@ -430,28 +440,29 @@ class Match:
         the same as setting 4 aside unseen and shuffling the rest, and the owner cannot steer it."""
         for seat in (0, 1):
             if reserve_before is None:  # the opening racks
-                drawn = len(self.public.rack[seat])
+                drawn = len(self.state.rack[seat])
             else:
-                drawn = reserve_before[seat] - len(self.public.reserve[seat])
+                drawn = reserve_before[seat] - len(self.state.reserve[seat])
             for j in range(drawn):
                 undrawn = [k for k in range(SLOTS) if self.zone[seat][k] == UNDRAWN]
                 k = undrawn[uniform(joint, f"draw/{seat}/{j}", len(undrawn))]
                 self.zone[seat][k] = RACK
                 self.drawn[seat].append(k)
 
-    def _pick_entries(self) -> list[tuple]:
+    def _pick_entries(self) -> list[tuple[str, int, str]]:
         """The victim's rack tiles in an order both peers derive from public facts: hidden slots
         first (by slot number), then tiles whose faces are public. XB-42 may take a laid tile."""
-        p = self.public
+        p = self.state
         victim = 1 - p.turn
         zones = (RACK, LAID) if p.decision == XB_PICK else (RACK,)
-        out: list[tuple] = [("slot", k, self.zone[victim][k]) for k in range(SLOTS) if self.zone[victim][k] in zones]
+        out: list[tuple[str, int, str]] = [("slot", k, self.zone[victim][k]) for k in range(SLOTS)
+                                           if self.zone[victim][k] in zones]
         for z in zones:
             out += [("tile", t & 15, z) for t in getattr(p, z)[victim] if t & 15]
         return out
 
-    def _pick(self, joint: bytes, msg: dict) -> None:
-        p = self.public
+    def _pick(self, joint: bytes, msg: dict[str, Any]) -> None:
+        p = self.state
         victim = 1 - p.turn
         xb = p.decision == XB_PICK
         entries = self._pick_entries()
@@ -474,7 +485,7 @@ class Match:
                 raise Forfeit(victim, "opened a tile nobody asked for")
             p.apply(A.PICK + (laid << 4) + what)
 
-    def _check_opening(self, seat: int, opening, zone: str, what: str) -> int:
+    def _check_opening(self, seat: int, opening: Any, zone: str, what: str) -> int:
         """Check an opening [slot, troop, salt] of one of ``seat``'s slots that must be in ``zone``."""
         if opening is None:
             raise Forfeit(seat, f"did not open {what}")
@@ -486,16 +497,16 @@ class Match:
             why = {UNDRAWN: "was never drawn", OPEN: "was already shown",
                    LAID: "is laid face down until the end of its owner's turn", RACK: "is on the rack"}[where]
             raise Forfeit(seat, f"showed slot {k} for {what}, but that tile {why}")
-        if tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self.commits[seat][k]:
+        if tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
             raise Forfeit(seat, f"showed slot {k} as {name(troop)}, which does not match its commitment")
         self.faces[seat][k] = troop
         if sum(1 for v in self.faces[seat].values() if v == troop) > COPIES:
             raise Forfeit(seat, f"showed more than {COPIES} copies of {name(troop)}")
-        return troop
+        return int(troop)
 
-    def _on_act(self, msg: dict) -> None:
+    def _on_act(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
-        p = self.public
+        p = self.state
         try:
             action = parse_action(msg["a"], p.b)
         except ValueError as e:
@@ -527,9 +538,9 @@ class Match:
             self.pending = (seat, self._take_value(seat, msg["r"]))
         self._sync_laid()
 
-    def _on_stuck(self, msg: dict) -> None:
+    def _on_stuck(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
-        p = self.public
+        p = self.state
         hidden = sorted(k for k in range(SLOTS) if self.zone[seat][k] == RACK)
         openings = msg["open"]
         if p.decision != TURN or sorted(o[0] for o in openings) != hidden:
@@ -543,7 +554,7 @@ class Match:
             can = ", ".join(action_text(a, p.b) for a in p.legal_actions()[:3])
             raise Forfeit(seat, f"claimed to be stuck but could still play ({can})")
 
-    def _on_open(self, msg: dict) -> None:
+    def _on_open(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
         tiles = msg["tiles"]
         if not (isinstance(tiles, list) and len(tiles) == SLOTS):
@@ -551,7 +562,7 @@ class Match:
         faces = []
         for k, (troop, salt) in enumerate(tiles):
             if not (troop in TROOPS and _is_hex(salt, 16)) or \
-                    tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self.commits[seat][k]:
+                    tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
                 raise Forfeit(seat, f"at the end, slot {k} does not match its commitment")
             faces.append(troop)
         if Counter(faces) != Counter(t & 15 for t in full_army(seat)):
@@ -561,8 +572,8 @@ class Match:
 
     def _check_final_tiles(self, seat: int, faces: list[int]) -> None:
         """Tiles shown during play plus the hidden ones now opened make exactly that seat's army."""
-        p = self.public
-        seen = Counter()
+        p = self.state
+        seen: Counter[int] = Counter()
         for st in p.stacks:
             seen.update(t & 15 for t in st if t >> 4 == seat)
         seen.update(t & 15 for t in p.discard if t >> 4 == seat)
@@ -576,12 +587,12 @@ class Match:
         if self.public is None:
             return
         for seat in (0, 1):
-            if not any(t == seat << 4 for t in self.public.laid[seat]):
+            if not any(t == seat << 4 for t in self.state.laid[seat]):
                 self.zone[seat] = [RACK if z == LAID else z for z in self.zone[seat]]
 
     # ------------------------------------------------------------ the outcome
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         """winner (seat or -1), reason, forfeit reason if any, and the history's final hash."""
         if self.forfeit:
             f = self.forfeit
@@ -596,6 +607,6 @@ class Match:
                 "detail": "", "head": self.head, "messages": len(self.log)}
 
 
-def _is_hex(value, nbytes: int) -> bool:
+def _is_hex(value: object, nbytes: int) -> bool:
     return isinstance(value, str) and len(value) == 2 * nbytes and all(c in "0123456789abcdef" for c in value)
 

@@ -148,7 +148,7 @@ PUBLIC = ("ply", "turn", "decision", "stacks", "claimed", "medals", "counts", "d
 
 async def _play_on(addrs, seats, moves: int, trace: Trace) -> list[dict]:
     """Play ``moves`` actions (each seat's first legal one) on one socket per seat; the last views."""
-    wss = [await _seat(addr, s["game"], s["token"]) for addr, s in zip(addrs, seats)]
+    wss = [await _seat(addr, s["game"], s["token"]) for addr, s in zip(addrs, seats, strict=True)]
     views = [await _next_view(ws, i, trace) for i, ws in enumerate(wss)]
     done = 0
     while done < moves:
@@ -174,7 +174,7 @@ def _agreed(http, addrs, seats, trace):
     """Both apps' stored histories, once the last message in flight has arrived (at most 20 s)."""
     deadline = time.time() + 20
     while True:
-        st = [http.get(f"http://{a}/api/online/{s['game']}").json() for a, s in zip(addrs, seats)]
+        st = [http.get(f"http://{a}/api/online/{s['game']}").json() for a, s in zip(addrs, seats, strict=True)]
         if st[0]["head"] == st[1]["head"] or time.time() > deadline:
             break
         time.sleep(0.1)
@@ -189,7 +189,8 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
         addrs = [addr for _, addr, _ in procs]
         with httpx.Client(timeout=30) as http:
             room = http.post(f"http://{addrs[0]}/api/online/host", json={"relay": mailbox}).json()
-            joined = http.post(f"http://{addrs[1]}/api/online/join", json={"code": room["code"], "relay": mailbox}).json()
+            joined = http.post(f"http://{addrs[1]}/api/online/join",
+                               json={"code": room["code"], "relay": mailbox}).json()
             seats = [room, joined]
             before = asyncio.run(_play_on(addrs, seats, 5, trace))
             agreed = _agreed(http, addrs, seats, trace)
@@ -200,7 +201,7 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
             trace.logs += [log for *_, log in procs]
             addrs = [addr for _, addr, _ in procs]
             # after the restart each app knows its stored game and its seat's key, and offers to resume it
-            for a, s, v in zip(addrs, seats, before):
+            for a, s, v in zip(addrs, seats, before, strict=True):
                 st = http.get(f"http://{a}/api/games/{s['game']}", params={"token": s["token"]}).json()
                 assert st["offers"]["resume"] and not st["over"] and st["ply"] == v["ply"], f"{st}\n{trace}"
             assert _agreed(http, addrs, seats, trace)["head"] == agreed["head"]
@@ -234,7 +235,8 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
             assert back.get("token") == joined["token"] and again["token"] == room["token"], back
             after = asyncio.run(_play_on(addrs, seats, 5, trace))
             assert after[0]["ply"] > before[0]["ply"], str(trace)
-            for was, now in zip(before, after):  # each seat's log goes on from where it was, not from empty
+            # each seat's log goes on from where it was, not from empty
+            for was, now in zip(before, after, strict=True):
                 assert was["log"] and now["log"][:len(was["log"])] == was["log"], f"{was['log']}\n{now['log']}"
                 assert len(now["log"]) > len(was["log"])
             assert {k: after[0][k] for k in PUBLIC} == {k: after[1][k] for k in PUBLIC}, str(trace)
@@ -244,3 +246,57 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
         for p, *_ in procs:
             p.terminate()
             p.wait(10)
+
+
+def _until(http, url, pred, what: str, limit: float = 30):
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        st = http.get(url).json()
+        if pred(st):
+            return st
+        time.sleep(0.1)
+    raise AssertionError(f"never {what}: {st}")
+
+
+def test_a_stalling_peer_never_holds_the_app_past_its_limit(tmp_path, mailbox):
+    """Issue 12: a peer that stops answering (yet stays connected) hung the app. Now the room shows a
+    deadline; when it passes the player may keep waiting, and then claim the game (won by abandonment,
+    the history kept); closing such a room is covered by the same route as for a resumed room."""
+    from conftest import PEER
+    p, addr, _ = serve(tmp_path, "alice")
+    stalling = None
+    try:
+        with httpx.Client(timeout=30) as http:
+            room = http.post(f"http://{addr}/api/online/host", json={"relay": mailbox, "move_limit": 2,
+                                                                        "reply_limit": 2}).json()
+            assert "error" not in room, room
+            bad = http.post(f"http://{addr}/api/online/host", json={"relay": mailbox, "move_limit": "soon"})
+            assert bad.status_code == 400 and "move_limit" in bad.json()["error"]
+            stalling = subprocess.Popen([sys.executable, str(PEER), "--stall-after", "0", "--", "join", room["code"],
+                                         "--relay", mailbox, "--bot", "random", "--json"],
+                                        env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "bob.db")),
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            url = f"http://{addr}/api/online/{room['game']}"
+            st = _until(http, url, lambda s: s["deadline"] is not None, "a deadline")
+            assert st["deadline"]["seat"] == "red" and st["deadline"]["at"] > time.time() - 1, st
+            st = _until(http, url, lambda s: s["silent"], "silent")
+            me = {"game": room["game"], "token": room["token"]}
+            wrong = http.post(f"http://{addr}/api/online/claim", json={**me, "token": "nope"})
+            assert wrong.status_code == 400
+            assert http.post(f"http://{addr}/api/online/wait", json=me).json()["wait"]
+            st = http.get(url).json()
+            assert not st["silent"] and st["deadline"] is not None and not st["over"], st
+            _until(http, url, lambda s: s["silent"], "silent again")
+            claimed = http.post(f"http://{addr}/api/online/claim", json=me).json()
+            assert claimed["result"]["reason"] == "abandonment" and claimed["result"]["winner"] == 0, claimed
+            assert "red abandoned the game" in claimed["result"]["detail"], claimed
+            game = http.get(f"http://{addr}/api/games/{room['game']}", params={"token": room["token"]}).json()
+            assert game["over"], game
+            again = http.post(f"http://{addr}/api/online/claim", json=me)
+            assert again.status_code == 400 and "not past its time limit" in again.json()["error"]
+    finally:
+        if stalling:
+            stalling.kill()
+            stalling.wait()
+        p.terminate()
+        p.wait(10)

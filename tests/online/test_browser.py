@@ -132,7 +132,8 @@ class Page:
         return self.page.evaluate("""() => [
           [...document.querySelectorAll('#board g.node')].map(g => { const t = g.querySelector('.tile.top');
             const d = g.querySelector('.depth text');
-            return [g.dataset.node, t ? t.getAttribute('class') : '', t ? t.textContent : '', d ? d.textContent : '1']; }),
+            return [g.dataset.node, t ? t.getAttribute('class') : '', t ? t.textContent : '',
+                    d ? d.textContent : '1']; }),
           [...document.querySelectorAll('#board g.region')].map(g => [g.dataset.region, g.getAttribute('class')])]""")
 
     def rack(self) -> list[tuple[str, str]]:
@@ -207,7 +208,7 @@ def same_log(a: Page, b: Page) -> None:
     tank's victim reads which of its tiles was laid down). Each page lists its log."""
     la, lb = a.view()["log"], b.view()["log"]
     assert [(e["n"], e["seat"]) for e in la] == [(e["n"], e["seat"]) for e in lb]
-    for ea, eb in zip(la, lb):
+    for ea, eb in zip(la, lb, strict=True):
         if ea["text"].startswith("The tank lays") and eb["text"].startswith("The tank lays"):
             continue
         own, other = (ea, eb) if ea["seat"] == a.view()["seat"] else (eb, ea)
@@ -287,7 +288,8 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
     # a new room in one tap, with the same settings; the right code
     a.page.click("#btn-new-room")
     a.page.wait_for_function("([old]) => { const c = document.querySelector('#room-code-shown');"
-                             " return c && c.textContent && c.textContent !== old && !document.querySelector('#room-status'); }",
+                             " return c && c.textContent && c.textContent !== old"
+                             " && !document.querySelector('#room-status'); }",
                              arg=[code])
     code = a.page.locator("#room-code-shown").inner_text().strip()
     assert CODE.match(code) and a.page.locator("#prompt").inner_text() == "Waiting for your friend to join the room…"
@@ -367,7 +369,7 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
     """Both apps stop mid-game; started again (same port, so the pages keep their games), one page
     reopens the room from "Your games", the other types the new code, and the game goes on as it was."""
     ports = [closed_port(), closed_port()]
-    urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports)]
+    urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports, strict=True)]
     a, b = Page(browser, "alice"), Page(browser, "bob")
     first = a.create_room(urls[0])
     b.join_room(urls[1], first)
@@ -379,7 +381,7 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
     for p in serve.procs:
         p.terminate()
         p.wait(10)
-    urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports)]
+    urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports, strict=True)]
     a.page.goto(urls[0] + "/")
     a.page.click(".game-list button[data-game]")
     a.page.click("#btn-resume-host")

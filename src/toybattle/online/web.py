@@ -468,9 +468,11 @@ def routes(ctx: Any) -> list[Route]:
         s = ctx.games.sessions.get(request.path_params["game"])
         if not isinstance(s, OnlineSession):
             return JSONResponse({"error": "no such online game in this app"}, status_code=404)
+        d = s.game.deadline
         return JSONResponse({"game": s.id, "code": s.code, "started": s.match.public is not None,
                              "over": s.over, "error": s.error, "result": s.match.result() if s.over else None,
-                             "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing})
+                             "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing,
+                             "silent": s.silent, "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": d[2]}})
 
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
             Route("/api/online/resume", resume, methods=["POST"]), Route("/api/online/close", close, methods=["POST"]),

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -109,7 +110,8 @@ def test_create_and_join_a_room_and_play_moves(two_apps, mailbox):
         room = http.post(f"http://{alice}/api/online/host", json={"terrain": "castle", "relay": mailbox}).json()
         assert re.match(r"^\d+-[a-z]+-[a-z]+$", room["code"])
         joined = http.post(f"http://{bob}/api/online/join", json={"code": room["code"], "relay": mailbox}).json()
-    assert joined["game"] == room["game"] and {room["seat"], joined["seat"]} == {"blue", "red"}
+    # each app stores the game under its own local id: the host's id never decides where the joiner stores it
+    assert joined["game"] != room["game"] and {room["seat"], joined["seat"]} == {"blue", "red"}
 
     async def seats():
         wss = [await _seat(alice, room["game"], room["token"]), await _seat(bob, joined["game"], joined["token"])]
@@ -262,7 +264,6 @@ def test_a_stalling_peer_never_holds_the_app_past_its_limit(tmp_path, mailbox):
     """Issue 12: a peer that stops answering (yet stays connected) hung the app. Now the room shows a
     deadline; when it passes the player may keep waiting, and then claim the game (won by abandonment,
     the history kept); closing such a room is covered by the same route as for a resumed room."""
-    from conftest import PEER
     p, addr, _ = serve(tmp_path, "alice")
     stalling = None
     try:
@@ -272,7 +273,7 @@ def test_a_stalling_peer_never_holds_the_app_past_its_limit(tmp_path, mailbox):
             assert "error" not in room, room
             bad = http.post(f"http://{addr}/api/online/host", json={"relay": mailbox, "move_limit": "soon"})
             assert bad.status_code == 400 and "move_limit" in bad.json()["error"]
-            stalling = subprocess.Popen([sys.executable, str(PEER), "--stall-after", "0", "--", "join", room["code"],
+            stalling = subprocess.Popen([sys.executable, str(Path(__file__).parent / "peer.py"), "--stall-after", "0", "--", "join", room["code"],
                                          "--relay", mailbox, "--bot", "random", "--json"],
                                         env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "bob.db")),
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

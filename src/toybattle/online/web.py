@@ -187,14 +187,20 @@ class OnlineSession(Session):
                  "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}",
                  "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": round(d[2], 1)},
                  "silent": self.silent}
-        if m.public is None:
-            return {"game": facts, "seat": SEATS[seat], "waiting": True}
-        v = seat_view(m.observation(), seat, log=self.journal.lines[-300:], game=facts)
         res = m.result()
+        if m.public is None:  # no board yet: the room waits for the other player, or ended before the deal
+            v: dict[str, Any] = {"game": facts, "seat": SEATS[seat], "waiting": not m.finished}
+        else:
+            v = seat_view(m.observation(), seat, log=self.journal.lines[-300:], game=facts)
         if res["reason"] in ("forfeit", "abandonment"):  # both players read the same sentence
             winner = SEATS[res["winner"]]
             v.update(over=True, winner=winner, reason=res["reason"], legal=None, can_undo=False, actor=None,
                      result=f"{winner.capitalize()} wins: {res['detail']}.", prompt=f"{res['detail']}.")
+        elif m.public is None:
+            if self.silent:
+                v["prompt"] = f"{SEATS[1 - m.me].capitalize()} is past its time limit: claim the game, keep waiting, " \
+                              "or close the room."
+            return v
         elif self.silent:
             other = SEATS[1 - m.me].capitalize()
             v.update(legal=None, can_undo=False,
@@ -257,7 +263,8 @@ class OnlineSession(Session):
 
     def offers(self) -> dict[str, Any]:
         silent = bool(self.silent)
-        return {"rematch": False, "replay": False, "resume": not self.over and not self.connected,
+        resumable = not self.over or self.match.abandoned is not None  # a claim can be undone by agreement
+        return {"rematch": False, "replay": False, "resume": resumable and not self.connected,
                 "claim": silent, "wait": silent, "close": silent or self.resuming}
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:

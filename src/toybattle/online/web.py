@@ -196,11 +196,6 @@ class OnlineSession(Session):
             winner = SEATS[res["winner"]]
             v.update(over=True, winner=winner, reason=res["reason"], legal=None, can_undo=False, actor=None,
                      result=f"{winner.capitalize()} wins: {res['detail']}.", prompt=f"{res['detail']}.")
-        elif m.public is None:
-            if self.silent:
-                v["prompt"] = f"{SEATS[1 - m.me].capitalize()} is past its time limit: claim the game, keep waiting, " \
-                              "or close the room."
-            return v
         elif self.silent:
             other = SEATS[1 - m.me].capitalize()
             v.update(legal=None, can_undo=False,

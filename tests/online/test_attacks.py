@@ -82,6 +82,6 @@ def test_withholding_the_final_opening_is_a_forfeit_once_the_limit_runs_out(mail
 
 
 def test_fuzz_the_real_transport_with_1000_malformed_messages(mailbox, tmp_path):
-    out = attack(mailbox, tmp_path, "fuzz", "1000", "12", timeout=900)
+    out = attack(mailbox, tmp_path, "fuzz", "1000", "12", timeout=1800)
     assert out["uncaught"] == [], "\n".join(out["uncaught"][:5])
     assert sum(out["outcomes"].values()) == 1000 and set(out["outcomes"]) <= {"session", "forfeit"}, out

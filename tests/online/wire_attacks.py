@@ -144,7 +144,7 @@ def malformed(rng: random.Random, valid: list[dict]) -> bytes:
     def junk_value(depth: int = 0) -> Any:
         makers = [lambda: None, lambda: True, lambda: rng.randint(-2**70, 2**70), lambda: rng.random() * 1e300,
                   lambda: "".join(chr(rng.randrange(0, 0x2FFF)) for _ in range(rng.randrange(40))),
-                  lambda: "x" * rng.choice((10, 5000, 300_000)),
+                  lambda: "x" * rng.choice((10, 5000, 5000, 300_000)),
                   lambda: rng.choice(["hello", "msg", "sync", "forfeit", "0" * 64])]
         if depth < 4:
             makers += [lambda: [junk_value(depth + 1) for _ in range(rng.randrange(4))],
@@ -160,7 +160,7 @@ def malformed(rng: random.Random, valid: list[dict]) -> bytes:
     if kind == 2:
         return json.dumps(junk_value()).encode()
     if kind == 3:
-        return b"x" * rng.choice((2_000_000, 5_000_000))
+        return b"x" * rng.choice((1_100_000, 2_000_000))  # just over the 1 MiB limit
     base = dict(rng.choice(valid))
     key = rng.choice(sorted(base) + ["extra"])
     if kind == 4:

@@ -273,7 +273,8 @@ def test_a_stalling_peer_never_holds_the_app_past_its_limit(tmp_path, mailbox):
             assert "error" not in room, room
             bad = http.post(f"http://{addr}/api/online/host", json={"relay": mailbox, "move_limit": "soon"})
             assert bad.status_code == 400 and "move_limit" in bad.json()["error"]
-            stalling = subprocess.Popen([sys.executable, str(Path(__file__).parent / "peer.py"), "--stall-after", "0", "--", "join", room["code"],
+            peer = str(Path(__file__).parent / "peer.py")
+            stalling = subprocess.Popen([sys.executable, peer, "--stall-after", "0", "--", "join", room["code"],
                                          "--relay", mailbox, "--bot", "random", "--json"],
                                         env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "bob.db")),
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

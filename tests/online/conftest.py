@@ -14,6 +14,7 @@ import pytest
 
 HERE = Path(__file__).parent
 PEER = HERE / "peer.py"  # runs toybattle with test-only patches (cheats, a crash)
+LIMITS = ["--move-limit", "20", "--reply-limit", "20"]
 
 
 def _free_port() -> int:
@@ -84,10 +85,10 @@ def peers(mailbox, tmp_path):
 
     def start(host_args=(), join_args=(), host_patch=None, join_patch=None, dbs=("host.db", "join.db"),
               code=lambda c: c):
-        host = Peer(["host", "--relay", mailbox, "--json", "--timeout", "20", *host_args], tmp_path / dbs[0],
+        host = Peer(["host", "--relay", mailbox, "--json", *LIMITS, *host_args], tmp_path / dbs[0],
                     host_patch)
         started.append(host)
-        joiner = Peer(["join", code(host.code()), "--relay", mailbox, "--json", "--timeout", "20", *join_args],
+        joiner = Peer(["join", code(host.code()), "--relay", mailbox, "--json", *LIMITS, *join_args],
                       tmp_path / dbs[1], join_patch)
         started.append(joiner)
         return host, joiner

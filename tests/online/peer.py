@@ -1,7 +1,8 @@
 """Run `toybattle ARGS` with test-only patches: ``--cheat NAME`` (a tampering peer, see
 online_cheats.py) and ``--die-after N`` (the process dies right after storing message N, before
 sending it, as in a crash or a cut cable). ``--protocol N`` (claim another
-protocol version). Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] -- ARGS"""
+protocol version). ``--stall-after N`` (sends nothing after its N-th chained message, yet stays).
+Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] -- ARGS"""
 from __future__ import annotations
 
 import os
@@ -26,6 +27,7 @@ def main(argv: list[str]) -> int:
         forged: set[str] = set()
 
         def make(self, action=None):
+            self.cheating = True  # only the live match cheats; a fresh recheck of its history does not
             text = honest_make(self, action)
             sent = cheat(self, text)
             if sent != text:
@@ -33,7 +35,7 @@ def main(argv: list[str]) -> int:
             return sent
 
         def accept(self, text, sender):
-            if text in forged:  # the cheater does not check its own forgery
+            if text in forged and getattr(self, "cheating", False):  # the cheater skips its own forgery
                 self.log.append(text)
                 self.head = digest(text)
                 self.cheated = True
@@ -47,12 +49,24 @@ def main(argv: list[str]) -> int:
     if "--protocol" in opts:  # pretend to be another version of toybattle
         from toybattle.online import transport
         transport.PROTOCOL = int(opts[opts.index("--protocol") + 1])
+    if "--stall-after" in opts:  # a peer that stops sending after N chained messages, yet stays connected
+        from toybattle.online import transport
+        quota = [int(opts[opts.index("--stall-after") + 1])]
+        honest_send = transport.Link.send
+
+        def send(self, obj):
+            if obj.get("k") == "msg":
+                quota[0] -= 1
+            if quota[0] >= 0:
+                honest_send(self, obj)
+
+        transport.Link.send = send
     if "--die-after" in opts:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save
 
-        def save(store, match, relay, *more):
-            honest_save(store, match, relay, *more)
+        def save(store, match, *more):
+            honest_save(store, match, *more)
             if len(match.log) >= n:
                 os._exit(9)
 

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -109,7 +110,8 @@ def test_create_and_join_a_room_and_play_moves(two_apps, mailbox):
         room = http.post(f"http://{alice}/api/online/host", json={"terrain": "castle", "relay": mailbox}).json()
         assert re.match(r"^\d+-[a-z]+-[a-z]+$", room["code"])
         joined = http.post(f"http://{bob}/api/online/join", json={"code": room["code"], "relay": mailbox}).json()
-    assert joined["game"] == room["game"] and {room["seat"], joined["seat"]} == {"blue", "red"}
+    # each app stores the game under its own local id: the host's id never decides where the joiner stores it
+    assert joined["game"] != room["game"] and {room["seat"], joined["seat"]} == {"blue", "red"}
 
     async def seats():
         wss = [await _seat(alice, room["game"], room["token"]), await _seat(bob, joined["game"], joined["token"])]
@@ -248,3 +250,57 @@ def test_resume_a_stored_game_after_both_apps_restart(tmp_path, mailbox):
         for p, *_ in procs:
             p.terminate()
             p.wait(10)
+
+
+def _until(http, url, pred, what: str, limit: float = 30):
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        st = http.get(url).json()
+        if pred(st):
+            return st
+        time.sleep(0.1)
+    raise AssertionError(f"never {what}: {st}")
+
+
+def test_a_stalling_peer_never_holds_the_app_past_its_limit(tmp_path, mailbox):
+    """Issue 12: a peer that stops answering (yet stays connected) hung the app. Now the room shows a
+    deadline; when it passes the player may keep waiting, and then claim the game (won by abandonment,
+    the history kept); closing such a room is covered by the same route as for a resumed room."""
+    p, addr, _ = serve(tmp_path, "alice")
+    stalling = None
+    try:
+        with httpx.Client(timeout=30) as http:
+            room = http.post(f"http://{addr}/api/online/host", json={"relay": mailbox, "move_limit": 2,
+                                                                        "reply_limit": 2}).json()
+            assert "error" not in room, room
+            bad = http.post(f"http://{addr}/api/online/host", json={"relay": mailbox, "move_limit": "soon"})
+            assert bad.status_code == 400 and "move_limit" in bad.json()["error"]
+            peer = str(Path(__file__).parent / "peer.py")
+            stalling = subprocess.Popen([sys.executable, peer, "--stall-after", "0", "--", "join", room["code"],
+                                         "--relay", mailbox, "--bot", "random", "--json"],
+                                        env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "bob.db")),
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            url = f"http://{addr}/api/online/{room['game']}"
+            st = _until(http, url, lambda s: s["deadline"] is not None, "a deadline")
+            assert st["deadline"]["seat"] == "red" and st["deadline"]["at"] > time.time() - 1, st
+            st = _until(http, url, lambda s: s["silent"], "silent")
+            me = {"game": room["game"], "token": room["token"]}
+            wrong = http.post(f"http://{addr}/api/online/claim", json={**me, "token": "nope"})
+            assert wrong.status_code == 400
+            assert http.post(f"http://{addr}/api/online/wait", json=me).json()["wait"]
+            st = http.get(url).json()
+            assert not st["silent"] and st["deadline"] is not None and not st["over"], st
+            _until(http, url, lambda s: s["silent"], "silent again")
+            claimed = http.post(f"http://{addr}/api/online/claim", json=me).json()
+            assert claimed["result"]["reason"] == "abandonment" and claimed["result"]["winner"] == 0, claimed
+            assert "red abandoned the game" in claimed["result"]["detail"], claimed
+            game = http.get(f"http://{addr}/api/games/{room['game']}", params={"token": room["token"]}).json()
+            assert game["over"], game
+            again = http.post(f"http://{addr}/api/online/claim", json=me)
+            assert again.status_code == 400 and "not past its time limit" in again.json()["error"]
+    finally:
+        if stalling:
+            stalling.kill()
+            stalling.wait()
+        p.terminate()
+        p.wait(10)

@@ -329,7 +329,7 @@ def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser,
     code = a.create_room(serve("honest", mailbox))
     cheater = subprocess.Popen(
         [sys.executable, str(Path(__file__).parent / "peer.py"), "--cheat", "never_drawn", "--", "join", code,
-         "--bot", "random", "--seed", "cheat", "--json", "--timeout", "20"],
+         "--bot", "random", "--seed", "cheat", "--json", "--move-limit", "20", "--reply-limit", "20"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "cheater.db"), TOYBATTLE_RELAY=mailbox))
     try:

@@ -107,12 +107,15 @@ def test_a_cut_connection_resumes_and_ends_as_if_never_cut(peers, tmp_path):
     host, joiner = peers(*seeds, dbs=("ref-h.db", "ref-j.db"))
     reference = host.result()
     assert same_game(reference, joiner.result())
-    host, joiner = peers(seeds[0] + ["--timeout", "3"], seeds[1], join_patch=["--die-after", "31"])
+    host, joiner = peers(seeds[0] + ["--reply-limit", "3", "--move-limit", "3"], seeds[1],
+                         join_patch=["--die-after", "31"])
     rc, _, err = host.finish()
     assert rc == 2 and "resume it with" in one_line(err) and joiner.finish()[0] == 9
-    game = reference["game"]
     saved = {db: rows(tmp_path / db) for db in ("host.db", "join.db")}
     assert saved["join.db"][0][2].count("\n") + 1 == 31 and saved["host.db"][0][2].count("\n") + 1 == 30
-    host, joiner = peers(["--resume", game, *BOT, "--seed", "cut-h"], ["--resume", game, *BOT, "--seed", "cut-j"])
+    local = {db: saved[db][0][0] for db in saved}  # each side stores the game under its own local id
+    assert local["host.db"] != reference["game"] != local["join.db"]
+    host, joiner = peers(["--resume", local["host.db"], *BOT, "--seed", "cut-h"],
+                         ["--resume", local["join.db"], *BOT, "--seed", "cut-j"])
     a, b = host.result(), joiner.result()
     assert same_game(a, reference) and same_game(b, reference)

@@ -3,6 +3,7 @@ and every kind of tampering ends the game as a forfeit with the right reason."""
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -163,3 +164,56 @@ def test_a_bad_message_is_a_forfeit_not_a_crash():
         assert e.value.seat == 0
     with pytest.raises(Forfeit):
         m.accept("{}", 1)  # out of turn
+
+
+def _first_commit() -> tuple[Setup, str]:
+    setup = Setup("g", "castle", False, 0)
+    return setup, Match(setup, 0, Secrets.generate("a")).make()
+
+
+@pytest.mark.parametrize("pad", [{"pad": "z"}, {"note": "z" * 10}, {"tiles2": []}])
+def test_a_chained_message_with_fields_the_protocol_does_not_define_is_refused(pad):
+    setup, text = _first_commit()
+    padded = json.dumps({**json.loads(text), **pad}, sort_keys=True, separators=(",", ":"))
+    with pytest.raises(Forfeit) as e:
+        Match(setup, 1, Secrets.generate("b")).accept(padded, 0)
+    assert e.value.seat == 0 and "fields the protocol does not define" in e.value.reason
+
+
+def test_a_chained_message_over_the_size_limit_is_refused_before_it_is_read():
+    setup, text = _first_commit()
+    big = json.dumps({**json.loads(text), "anchor": "0" * 20_000_000}, sort_keys=True, separators=(",", ":"))
+    with pytest.raises(Forfeit) as e:
+        Match(setup, 1, Secrets.generate("b")).accept(big, 0)
+    assert "at most 4096 characters" in e.value.reason
+
+
+def test_a_forfeit_reason_is_bounded_and_printable():
+    f = Forfeit(0, "bad\x1b[2J\n" + "!" * 100_000)
+    assert len(f.reason) <= 300 and f.reason.isprintable()
+
+
+def test_a_stacked_army_is_caught_when_its_fourth_copy_is_shown_long_before_the_end():
+    """Six Kwaks (and three Roxies fewer): each tile shown is counted against the army as it is opened."""
+    caught = []
+    for seed in range(30):
+        setup = Setup(f"s{seed}", "castle", False, 0)
+        cheat = Secrets.generate(f"c{seed}")
+        kwak, roxy = 8, 7
+        swap = [k for k in range(SLOTS) if cheat.troops[k] == roxy]
+        for k in swap:
+            cheat.troops[k] = kwak
+        ms = [Match(setup, 0, Secrets.generate(f"h{seed}")), Match(setup, 1, cheat)]
+        rng = random.Random(seed)
+        try:
+            while not ms[0].finished:
+                me = next(s for s in (0, 1) if ms[s].my_move())
+                action = rng.choice(ms[me].mine().legal_actions()) if ms[me].my_move() == "play" else None
+                text = ms[me].make(action)
+                for m in (ms[1 - me], ms[me]):
+                    m.accept(text, me)
+        except Forfeit as f:
+            assert f.seat == 1
+            caught.append((f.reason, ms[0].public.over if ms[0].public else False))
+    early = [r for r, over in caught if "more than 3 copies of Kwak" in r and not over]
+    assert len(caught) == 30 and early, caught

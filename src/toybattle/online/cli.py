@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS
 from ..store import StoreError
 from . import transport
-from .session import BotPlayer, Game, Options, SessionError
+from .session import CHOICES, BotPlayer, Game, Options, Player, SessionError
 from .terminal import TerminalPlayer
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("host", help="open a room, print its code, and play whoever joins")
     p.add_argument("--terrain", default="castle", choices=TERRAIN_IDS)
     p.add_argument("--first-game", action="store_true", help="the first-game mode (no special bases)")
@@ -31,23 +33,38 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help=f"the magic-wormhole mailbox (default ${transport.RELAY_ENV}, else {transport.DEFAULT_RELAY})")
     p.add_argument("--resume", metavar="GAME", help="resume a stored, unfinished online game (a new code is fine)")
     p.add_argument("--db", metavar="FILE", help="the games file (default: $TOYBATTLE_DB or the user data dir)")
-    p.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                   help="give up (the game stays saved) when the other player is silent this long (default 600)")
+    p.add_argument("--move-limit", type=_seconds, default=600.0, metavar="S",
+                   help="how long the other player may think about a move (default 600)")
+    p.add_argument("--reply-limit", type=_seconds, default=60.0, metavar="S",
+                   help="how long the other program may take for a message that needs no thought (default 60)")
+    p.add_argument("--when-silent", choices=CHOICES, default="close",
+                   help="when a limit runs out: claim the game (won by abandonment), wait on, or close the room "
+                        "(the game stays saved, to resume; the default). A withheld opening is always a forfeit")
     p.add_argument("--wait", type=float, metavar="S", help="how long to wait for the other player to arrive")
     p.add_argument("--seed", help="tests only: reproducible secrets and bot (whoever knows it knows your tiles)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line")
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 1 <= value <= 7 * 86400:
+        raise argparse.ArgumentTypeError("a limit is between 1 second and a week")
+    return value
+
+
 def _options(args: argparse.Namespace) -> Options:
     # a resumed game keeps the mailbox it was stored with unless --relay says otherwise
-    relay = args.relay or (None if args.resume else transport.default_relay())
-    return Options(relay=relay,
-                   db=args.db, seed=args.seed, timeout=args.timeout, wait=args.wait,
+    relay = args.relay or ("" if args.resume else transport.default_relay())
+    return Options(relay=relay, db=args.db, seed=args.seed, move_limit=args.move_limit,
+                   reply_limit=args.reply_limit, when_silent=args.when_silent, wait=args.wait,
                    terrain=getattr(args, "terrain", "castle"), first_game=getattr(args, "first_game", False),
                    seat=SEATS.index(getattr(args, "seat", "blue")), resume=args.resume)
 
 
-def _player(args: argparse.Namespace):
+def _player(args: argparse.Namespace) -> Player:
     if args.bot:
         try:
             return BotPlayer(args.bot, args.seed)
@@ -70,22 +87,23 @@ def cmd_join(args: argparse.Namespace) -> int:
     return _run(args, game, lambda reactor: game.join(reactor, args.code))
 
 
-def _run(args: argparse.Namespace, game: Game, main) -> int:
+def _run(args: argparse.Namespace, game: Game, main: Callable[[Any], Awaitable[dict[str, Any]]]) -> int:
     try:
         result = transport.run(main)
     except (SessionError, StoreError) as e:
         raise UserError(str(e)) from None
     rtt = game.round_trip_ms()
+    me = game.m.me
     if args.json:
-        print(json.dumps({**result, "game": game.match.setup.game, "seat": game.match.me,
+        print(json.dumps({**result, "game": game.m.setup.game, "local": game.local_id, "seat": me,
                           "round_trip_ms": rtt}), flush=True)
     else:
-        _say(result_line(result, game.match.me))
-    return 0 if result["reason"] != "forfeit" or result["winner"] == game.match.me else 1
+        _say(result_line(result, me))
+    return 0 if result["reason"] not in ("forfeit", "abandonment") or result["winner"] == me else 1
 
 
-def result_line(result: dict, me: int) -> str:
-    if result["reason"] == "forfeit":
+def result_line(result: dict[str, Any], me: int) -> str:
+    if result["reason"] in ("forfeit", "abandonment"):
         return f"result: {SEATS[result['winner']]} wins: {result['detail']}"
     if result["winner"] < 0:
         return "result: unfinished"

@@ -1,17 +1,21 @@
 """Online games in the shared games file (toybattle.store): one row per game, kind "online".
 
-The row's record is this peer's chained history (one message per line, exactly as hashed);
-its meta holds the setup, this peer's seat, the mailbox and this peer's own secrets (its tile
-faces and salts: they never leave this machine before the rules reveal them). Written after
+The row's id is chosen here, locally, and never taken from the wire: the game id both peers agree
+on (chosen by the host) lives in the meta, so no peer can choose where a game is stored or make it
+overwrite another. The record is this peer's chained history (one message per line, exactly as
+hashed); the meta holds the setup, this peer's seat, the mailbox and this peer's own secrets (its
+tile faces and salts: they never leave this machine before the rules reveal them). Written after
 every agreed message, so a restart resumes from the last one.
 """
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
+from typing import Any
 
 from ..rules import SEATS
 from ..store import GameRow, Store, StoreError
-from .protocol import Match, Secrets, Setup
+from .protocol import Forfeit, Match, Secrets, Setup
 
 KIND = "online"
 
@@ -20,22 +24,32 @@ class NoSuchGame(LookupError):
     """No online game with that id (or prefix) in the games file."""
 
 
-def save(store: Store, match: Match, relay: str, extra: dict | None = None) -> None:
+def new_id(store: Store) -> str:
+    """A fresh local id for a new online game: random, and not used by any game in the file."""
+    while True:
+        local = "online-" + secrets.token_hex(6)
+        if store.get(local) is None:
+            return local
+
+
+def save(store: Store, match: Match, local: str, relay: str, extra: dict[str, Any] | None = None) -> None:
     res = match.result()
     over = match.finished
     store.put(GameRow(
-        id=match.setup.game, kind=KIND, record="\n".join(match.log), over=over,
+        id=local, kind=KIND, record="\n".join(match.log), over=over,
         winner=SEATS[res["winner"]] if over and res["winner"] >= 0 else None,
         reason=(res["detail"] or res["reason"]) if over else None,
         meta={"online": {"setup": vars(match.setup), "seat": match.me, "relay": relay,
-                         "secrets": match.secrets.to_json(), "head": match.head}, **(extra or {})}))
+                         "secrets": match.secrets.to_json(), "head": match.head,
+                         "abandoned": match.abandoned is not None}, **(extra or {})}))
 
 
 def load(store: Store, game: str, finished: bool = False,
-         seen: Callable[[Match, dict], None] | None = None) -> tuple[Match, str]:
-    """The match rebuilt by replaying its stored history through every check, and its mailbox
-    (a finished game only if ``finished``: it can be shown, not resumed). ``seen(match, msg)``
-    is called after each message, as a player's is in play (the app rebuilds its seat's log so)."""
+         seen: Callable[[Match, dict[str, Any]], None] | None = None) -> tuple[Match, str, str]:
+    """The match rebuilt by replaying its stored history through every check, its mailbox and its
+    local id (a finished game only if ``finished``: it can be shown, not resumed; a game claimed
+    after the other side fell silent can be resumed, if both agree). ``seen(match, msg)`` is called
+    after each message, as a player's is in play (the app rebuilds its seat's log so)."""
     row = store.get(game)
     if row is None:
         matches = [r for r in store.unfinished(KIND) if r.id.startswith(game)] if game else []
@@ -44,15 +58,21 @@ def load(store: Store, game: str, finished: bool = False,
         row = matches[0]
     if row.kind != KIND or "online" not in row.meta:
         raise NoSuchGame(f"game {row.id} is not an online game")
-    if row.over and not finished:
-        raise NoSuchGame(f"game {row.id} is already over ({row.reason})")
     meta = row.meta["online"]
+    if row.over and not finished and not meta.get("abandoned"):
+        raise NoSuchGame(f"game {row.id} is already over ({row.reason})")
     match = Match(Setup(**meta["setup"]), meta["seat"], Secrets.from_json(meta["secrets"]))
     for text in row.record.splitlines():
         msg = match.accept(text, match.expected()[0])
         if seen:
             seen(match, msg)
-    return match, meta["relay"]
+    if row.over and finished and not match.finished:  # the result not in the history: a forfeit or a claim
+        loser = SEATS.index(row.winner) ^ 1 if row.winner in SEATS else match.me
+        if meta.get("abandoned"):
+            match.claim(loser, (row.reason or "").split(": ", 1)[-1])
+        else:
+            match.forfeit = Forfeit(loser, (row.reason or "forfeit").split(" forfeits: ", 1)[-1])
+    return match, meta["relay"], row.id
 
 
-__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "save"]
+__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "new_id", "save"]

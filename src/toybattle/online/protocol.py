@@ -21,6 +21,7 @@ import random
 import secrets as _secrets
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules import SEATS, IllegalAction, State, action_text, observation, parse_action
 from ..rules import actions as A
@@ -31,12 +32,27 @@ PROTOCOL = 1
 SLOTS = 24
 CHAIN = 4096  # random events a game may use (a long game uses about a hundred)
 UNDRAWN, RACK, LAID, OPEN = "undrawn", "rack", "laid", "open"
+MAX_CHAINED = 4096  # characters of one chained message (the largest, a commit, is under 2,000)
+MAX_REASON = 300  # characters of a forfeit reason
+# the only fields each chained message may carry (besides n, prev, by and t)
+FIELDS: dict[str, frozenset[str]] = {
+    "commit": frozenset({"tiles", "anchor", "r"}), "rand": frozenset({"r", "open"}),
+    "act": frozenset({"a", "open", "r"}), "stuck": frozenset({"open"}), "concede": frozenset(),
+    "open": frozenset({"tiles"})}
+HEAD = frozenset({"n", "prev", "by", "t"})
+
+
+def clean_reason(text: object) -> str:
+    """A reason fit to store and show: printable, one line, at most MAX_REASON characters."""
+    line = "".join(c if c.isprintable() else " " for c in str(text)).strip()
+    return line if len(line) <= MAX_REASON else line[:MAX_REASON - 1] + "\u2026"
 
 
 class Forfeit(Exception):
     """A check failed: ``seat`` forfeits, ``reason`` says exactly why (shown to both players)."""
 
     def __init__(self, seat: int, reason: str):
+        reason = clean_reason(reason)  # a reason may quote the peer's text: bounded before it goes anywhere
         super().__init__(f"{SEATS[seat]} forfeits: {reason}")
         self.seat = seat
         self.reason = reason
@@ -50,7 +66,7 @@ def sha(*parts: bytes | str | int) -> bytes:
     return h.digest()
 
 
-def encode(msg: dict) -> str:
+def encode(msg: dict[str, Any]) -> str:
     """The canonical text of a message; its hash is over exactly these bytes."""
     return json.dumps(msg, sort_keys=True, separators=(",", ":"))
 
@@ -85,11 +101,11 @@ class Secrets:
         troops = [t & 15 for t in shuffled_army(0, rng)]
         return cls(troops, salts, chain_seed)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"troops": self.troops, "salts": [s.hex() for s in self.salts], "seed": self.seed.hex()}
 
     @classmethod
-    def from_json(cls, d: dict) -> Secrets:
+    def from_json(cls, d: dict[str, Any]) -> Secrets:
         return cls(list(d["troops"]), [bytes.fromhex(s) for s in d["salts"]], bytes.fromhex(d["seed"]))
 
     def chain(self) -> list[bytes]:
@@ -103,7 +119,7 @@ class Secrets:
     def commitments(self, game: str, seat: int) -> list[str]:
         return [tile_commitment(game, seat, k, self.troops[k], self.salts[k]) for k in range(SLOTS)]
 
-    def opening(self, k: int) -> list:
+    def opening(self, k: int) -> list[Any]:
         return [k, self.troops[k], self.salts[k].hex()]
 
 
@@ -146,6 +162,14 @@ class Match:
         self.opened = [False, False]
         self.forfeit: Forfeit | None = None
         self._reserve_before = (0, 0)  # reserve sizes before the last action (its draws need a random event)
+        self.abandoned: tuple[int, str] | None = None  # (seat, why): the other side claimed the game
+
+    @property
+    def state(self) -> State:
+        """The public state once the game has begun (after message 3)."""
+        if self.public is None:
+            raise ValueError("the game has not begun")
+        return self.public
 
     # ------------------------------------------------------------ who sends what next
 
@@ -155,7 +179,30 @@ class Match:
 
     @property
     def finished(self) -> bool:
-        return self.forfeit is not None or all(self.opened)
+        return self.forfeit is not None or self.abandoned is not None or all(self.opened)
+
+    def opening_due(self) -> bool:
+        """Whether the message awaited now must open tiles (the final opening, or XB-42's victim)."""
+        if self.public is None or self.finished:
+            return False
+        return self.public.over or (self.pending is not None and self.public.is_chance
+                                    and self.public.decision == XB_PICK)
+
+    def claim(self, seat: int, why: str) -> None:
+        """The other side has been silent past its limit and this side claims the game (not a check
+        of the rules: it is stored as the game's result, never chained)."""
+        self.abandoned = (seat, clean_reason(why))
+
+    def recheck(self) -> Forfeit | None:
+        """This peer's own messages checked again from scratch, against its own secrets: the first
+        failure, or None. A notice that this seat broke a rule is believed only if this finds one."""
+        fresh = Match(self.setup, self.me, self.secrets)
+        try:
+            for text in self.log:
+                fresh.accept(text, fresh.expected()[0])
+        except Forfeit as f:
+            return f if f.seat == self.me else None
+        return None
 
     def expected(self) -> tuple[int, str]:
         """(seat, kind) of the next message: commit, rand, play (act, stuck or concede) or open."""
@@ -164,7 +211,7 @@ class Match:
             return (self.host if n == 0 else 1 - self.host), "commit"
         if self.pending:
             return 1 - self.pending[0], "rand"
-        p = self.public
+        p = self.state
         if p.over:
             return (0 if not self.opened[0] else 1), "open"
         return p.turn, "play"
@@ -185,7 +232,7 @@ class Match:
 
     def mine(self) -> State:
         """The game as this peer knows it: ``public`` plus the faces of its own hidden tiles."""
-        s = self.public.copy()
+        s = self.state.copy()
         for zone in (RACK, LAID):
             faces = [self.secrets.troops[k] for k in range(SLOTS) if self.zone[self.me][k] == zone]
             s.reveal(self.me, zone, faces)
@@ -199,7 +246,7 @@ class Match:
 
     # ------------------------------------------------------------ building my messages
 
-    def _chained(self, kind: str, **body) -> str:
+    def _chained(self, kind: str, **body: Any) -> str:
         return encode({"n": len(self.log) + 1, "prev": self.head, "by": self.me, "t": kind, **body})
 
     def _my_value(self) -> str:
@@ -214,13 +261,15 @@ class Match:
                 body["r"] = self._my_value()  # the joiner opens random event 1 (first player, opening racks)
             return self._chained("commit", **body)
         if kind == "rand":
-            body = {"r": self._my_value()}
-            k = self._pick_to_open(bytes.fromhex(body["r"]))
+            r = self._my_value()
+            body = {"r": r}
+            k = self._pick_to_open(bytes.fromhex(r))
             if k is not None:
-                body["open"] = self.secrets.opening(k)
+                return self._chained("rand", r=r, open=self.secrets.opening(k))
             return self._chained("rand", **body)
         if kind == "open":
-            return self._chained("open", tiles=[[t, s.hex()] for t, s in zip(self.secrets.troops, self.secrets.salts)])
+            return self._chained("open", tiles=[[t, s.hex()] for t, s in
+                                                 zip(self.secrets.troops, self.secrets.salts, strict=True)])
         if kind == "stuck":
             return self._chained("stuck", open=[self.secrets.opening(k) for k in range(SLOTS)
                                                 if self.zone[self.me][k] == RACK])
@@ -234,13 +283,13 @@ class Match:
         m = self.mine()
         if action not in m.legal_actions():
             raise IllegalAction(m.refusal(action) or "not legal now")
-        body: dict = {"a": action_text(action, m.b)}
+        body: dict[str, Any] = {"a": action_text(action, m.b)}
         if A.PLACE <= action < A.PLACE_END:
             troop = (action - A.PLACE) >> 5
-            if (self.me << 4 | troop) not in self.public.rack[self.me]:
+            if (self.me << 4 | troop) not in self.state.rack[self.me]:
                 k = min(k for k in range(SLOTS) if self.zone[self.me][k] == RACK and self.secrets.troops[k] == troop)
                 body["open"] = self.secrets.opening(k)
-        trial = self.public.copy()
+        trial = self.state.copy()
         if "open" in body:
             trial.reveal(self.me, RACK, [body["open"][1]])
         before = (len(trial.reserve[0]), len(trial.reserve[1]))
@@ -252,17 +301,17 @@ class Match:
     def _pick_to_open(self, my_value: bytes) -> int | None:
         """As the victim of an XB-42 pick: the slot I must open, if the pick lands on a hidden tile."""
         p = self.public
-        if p is None or not (p.is_chance and p.decision == XB_PICK):  # XB_PICK; a Battlefield pick stays secret
-            return None
+        if p is None or self.pending is None or not (p.is_chance and p.decision == XB_PICK):
+            return None  # only XB-42 opens: a Battlefield pick stays secret
         entries = self._pick_entries()
-        values = [None, None]
+        values = [b"", b""]
         values[self.pending[0]], values[self.me] = self.pending[1], my_value
         entry = entries[uniform(self._joint(values), "pick", len(entries))]
         return entry[1] if entry[0] == "slot" else None
 
     # ------------------------------------------------------------ accepting any message
 
-    def accept(self, text: str, sender: int) -> dict:
+    def accept(self, text: object, sender: int) -> dict[str, Any]:
         """Check one message sent by ``sender`` (this peer's own included) and apply it;
         Forfeit (naming the sender, with the reason) if it does not hold. A forfeit ends the game."""
         try:
@@ -271,12 +320,14 @@ class Match:
             self.forfeit = f
             raise
 
-    def _accept(self, text: str, sender: int) -> dict:
+    def _accept(self, text: object, sender: int) -> dict[str, Any]:
         seat, kind = self.expected()
         if self.finished:
             raise Forfeit(sender, "sent a message after the game was over")
         if sender != seat:
             raise Forfeit(sender, f"sent message {len(self.log) + 1} out of turn")
+        if not isinstance(text, str) or len(text) > MAX_CHAINED:
+            raise Forfeit(sender, f"sent a chained message that is not a text of at most {MAX_CHAINED} characters")
         try:
             msg = json.loads(text)
         except (ValueError, RecursionError):
@@ -288,6 +339,9 @@ class Match:
                                   "(its chain hash differs: a past action was altered)")
         if msg.get("by") != sender:
             raise Forfeit(sender, f"message {len(self.log) + 1} names the wrong sender")
+        extra = sorted(set(msg) - HEAD - FIELDS.get(str(msg.get("t")), frozenset()))
+        if extra:
+            raise Forfeit(sender, f"sent fields the protocol does not define ({', '.join(extra)[:60]})")
         t = msg.get("t")
         try:
             if kind == "commit" and t == "commit":
@@ -299,7 +353,7 @@ class Match:
             elif kind == "play" and t == "stuck":
                 self._on_stuck(msg)
             elif kind == "play" and t == "concede":
-                self.public.concede(seat)
+                self.state.concede(seat)
             elif kind == "open" and t == "open":
                 self._on_open(msg)
             elif kind == "open":
@@ -316,7 +370,7 @@ class Match:
 
     # ------------------------------------------------------------ the checks, message by message
 
-    def _on_commit(self, msg: dict) -> None:
+    def _on_commit(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
         tiles = msg["tiles"]
         if not (isinstance(tiles, list) and len(tiles) == SLOTS and all(_is_hex(h, 32) for h in tiles)):
@@ -331,19 +385,27 @@ class Match:
         elif "r" in msg:
             raise Forfeit(seat, "revealed randomness before both commitments were made")
 
-    def _take_value(self, seat: int, value) -> bytes:
-        v = bytes.fromhex(value) if _is_hex(value, 32) else b""
+    def _take_value(self, seat: int, value: object) -> bytes:
+        v = bytes.fromhex(value) if isinstance(value, str) and _is_hex(value, 32) else b""
         if hashlib.sha256(v).digest() != self.rand[seat]:
             raise Forfeit(seat, "its random value does not match its randomness commitment "
                                 "(an attempt to choose a draw or a pick)")
         self.rand[seat] = v
         return v
 
+    def _commits(self, seat: int) -> list[str]:
+        tiles = self.commits[seat]
+        if tiles is None:
+            raise Forfeit(seat, "opened a tile before committing to its tiles")
+        return tiles
+
     def _joint(self, values: list[bytes]) -> bytes:
         return sha(b"toybattle/event", self.setup.game, self.event + 1, values[0], values[1])
 
-    def _on_rand(self, msg: dict) -> None:
+    def _on_rand(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
+        if self.pending is None:
+            raise Forfeit(seat, "sent a random value nobody asked for")
         starter, first_value = self.pending
         values = [b"", b""]
         values[starter], values[seat] = first_value, self._take_value(seat, msg["r"])
@@ -354,7 +416,7 @@ class Match:
             self._start(joint)
         else:
             self._draws(joint, self._reserve_before)
-            if self.public.is_chance:
+            if self.state.is_chance:
                 self._pick(joint, msg)
             elif "open" in msg:
                 raise Forfeit(seat, "opened a tile nobody asked for")
@@ -377,28 +439,29 @@ class Match:
         the same as setting 4 aside unseen and shuffling the rest, and the owner cannot steer it."""
         for seat in (0, 1):
             if reserve_before is None:  # the opening racks
-                drawn = len(self.public.rack[seat])
+                drawn = len(self.state.rack[seat])
             else:
-                drawn = reserve_before[seat] - len(self.public.reserve[seat])
+                drawn = reserve_before[seat] - len(self.state.reserve[seat])
             for j in range(drawn):
                 undrawn = [k for k in range(SLOTS) if self.zone[seat][k] == UNDRAWN]
                 k = undrawn[uniform(joint, f"draw/{seat}/{j}", len(undrawn))]
                 self.zone[seat][k] = RACK
                 self.drawn[seat].append(k)
 
-    def _pick_entries(self) -> list[tuple]:
+    def _pick_entries(self) -> list[tuple[str, int, str]]:
         """The victim's rack tiles in an order both peers derive from public facts: hidden slots
         first (by slot number), then tiles whose faces are public. XB-42 may take a laid tile."""
-        p = self.public
+        p = self.state
         victim = 1 - p.turn
         zones = (RACK, LAID) if p.decision == XB_PICK else (RACK,)
-        out: list[tuple] = [("slot", k, self.zone[victim][k]) for k in range(SLOTS) if self.zone[victim][k] in zones]
+        out: list[tuple[str, int, str]] = [("slot", k, self.zone[victim][k]) for k in range(SLOTS)
+                                           if self.zone[victim][k] in zones]
         for z in zones:
             out += [("tile", t & 15, z) for t in getattr(p, z)[victim] if t & 15]
         return out
 
-    def _pick(self, joint: bytes, msg: dict) -> None:
-        p = self.public
+    def _pick(self, joint: bytes, msg: dict[str, Any]) -> None:
+        p = self.state
         victim = 1 - p.turn
         xb = p.decision == XB_PICK
         entries = self._pick_entries()
@@ -421,7 +484,7 @@ class Match:
                 raise Forfeit(victim, "opened a tile nobody asked for")
             p.apply(A.PICK + (laid << 4) + what)
 
-    def _check_opening(self, seat: int, opening, zone: str, what: str) -> int:
+    def _check_opening(self, seat: int, opening: Any, zone: str, what: str) -> int:
         """Check an opening [slot, troop, salt] of one of ``seat``'s slots that must be in ``zone``."""
         if opening is None:
             raise Forfeit(seat, f"did not open {what}")
@@ -433,16 +496,16 @@ class Match:
             why = {UNDRAWN: "was never drawn", OPEN: "was already shown",
                    LAID: "is laid face down until the end of its owner's turn", RACK: "is on the rack"}[where]
             raise Forfeit(seat, f"showed slot {k} for {what}, but that tile {why}")
-        if tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self.commits[seat][k]:
+        if tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
             raise Forfeit(seat, f"showed slot {k} as {name(troop)}, which does not match its commitment")
         self.faces[seat][k] = troop
         if sum(1 for v in self.faces[seat].values() if v == troop) > COPIES:
             raise Forfeit(seat, f"showed more than {COPIES} copies of {name(troop)}")
-        return troop
+        return int(troop)
 
-    def _on_act(self, msg: dict) -> None:
+    def _on_act(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
-        p = self.public
+        p = self.state
         try:
             action = parse_action(msg["a"], p.b)
         except ValueError as e:
@@ -474,9 +537,9 @@ class Match:
             self.pending = (seat, self._take_value(seat, msg["r"]))
         self._sync_laid()
 
-    def _on_stuck(self, msg: dict) -> None:
+    def _on_stuck(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
-        p = self.public
+        p = self.state
         hidden = sorted(k for k in range(SLOTS) if self.zone[seat][k] == RACK)
         openings = msg["open"]
         if p.decision != TURN or sorted(o[0] for o in openings) != hidden:
@@ -490,7 +553,7 @@ class Match:
             can = ", ".join(action_text(a, p.b) for a in p.legal_actions()[:3])
             raise Forfeit(seat, f"claimed to be stuck but could still play ({can})")
 
-    def _on_open(self, msg: dict) -> None:
+    def _on_open(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
         tiles = msg["tiles"]
         if not (isinstance(tiles, list) and len(tiles) == SLOTS):
@@ -498,7 +561,7 @@ class Match:
         faces = []
         for k, (troop, salt) in enumerate(tiles):
             if not (troop in TROOPS and _is_hex(salt, 16)) or \
-                    tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self.commits[seat][k]:
+                    tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
                 raise Forfeit(seat, f"at the end, slot {k} does not match its commitment")
             faces.append(troop)
         if Counter(faces) != Counter(t & 15 for t in full_army(seat)):
@@ -508,8 +571,8 @@ class Match:
 
     def _check_final_tiles(self, seat: int, faces: list[int]) -> None:
         """Tiles shown during play plus the hidden ones now opened make exactly that seat's army."""
-        p = self.public
-        seen = Counter()
+        p = self.state
+        seen: Counter[int] = Counter()
         for st in p.stacks:
             seen.update(t & 15 for t in st if t >> 4 == seat)
         seen.update(t & 15 for t in p.discard if t >> 4 == seat)
@@ -523,22 +586,26 @@ class Match:
         if self.public is None:
             return
         for seat in (0, 1):
-            if not any(t == seat << 4 for t in self.public.laid[seat]):
+            if not any(t == seat << 4 for t in self.state.laid[seat]):
                 self.zone[seat] = [RACK if z == LAID else z for z in self.zone[seat]]
 
     # ------------------------------------------------------------ the outcome
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         """winner (seat or -1), reason, forfeit reason if any, and the history's final hash."""
         if self.forfeit:
             f = self.forfeit
             return {"winner": 1 - f.seat, "reason": "forfeit", "detail": f"{SEATS[f.seat]} forfeits: {f.reason}",
+                    "head": self.head, "messages": len(self.log)}
+        if self.abandoned:
+            seat, why = self.abandoned
+            return {"winner": 1 - seat, "reason": "abandonment", "detail": f"{SEATS[seat]} abandoned the game: {why}",
                     "head": self.head, "messages": len(self.log)}
         p = self.public
         return {"winner": p.winner if p and p.over else -1, "reason": p.reason if p and p.over else "",
                 "detail": "", "head": self.head, "messages": len(self.log)}
 
 
-def _is_hex(value, nbytes: int) -> bool:
+def _is_hex(value: object, nbytes: int) -> bool:
     return isinstance(value, str) and len(value) == 2 * nbytes and all(c in "0123456789abcdef" for c in value)
 

@@ -1,25 +1,32 @@
 """One online game between this peer and the other, over a Link, stored after every agreed message.
 
-Wire messages are JSON objects with a kind ``k``:
+Wire messages are JSON objects with a kind ``k`` (their shape is checked by ``wire.check``):
 ``hello`` (first, unchained: which game, and the hash of every message this peer holds),
 ``sync`` (after a reconnect: the chained messages the other peer is missing),
 ``msg`` (one chained message, see protocol.py), ``forfeit`` (a failed check: who and why).
+
+Every wait has a limit: a move ``move_limit``, any other message ``reply_limit``. When it runs out
+this side may claim the game (won by abandonment), keep waiting, or close the room (the game stays
+saved, to resume); an opening the protocol requires that does not come in time is a forfeit.
 """
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import secrets
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..rules import SEATS, TERRAIN_IDS, State
 from ..store import Store
-from . import persist, transport
-from .protocol import Forfeit, Match, Secrets, Setup, digest
-from .transport import Link, LinkError
+from . import persist, transport, wire
+from .protocol import Forfeit, Match, Secrets, Setup, clean_reason, digest
+from .transport import Garbled, Link, LinkError, Silence
+
+CHOICES = ("claim", "wait", "close")  # what the waiting side may do when the other's limit runs out
 
 
 class SessionError(Exception):
@@ -30,7 +37,7 @@ class Player(Protocol):
     async def choose(self, obs: State, n: int) -> int | None:
         """An action from ``obs.legal_actions()`` (None concedes); ``n`` numbers the decision."""
 
-    def seen(self, match: Match, msg: dict) -> None:
+    def seen(self, match: Match, msg: dict[str, Any]) -> None:
         """A message was agreed (for showing the game); bots ignore it."""
 
 
@@ -48,9 +55,10 @@ class BotPlayer:
         from ..bots import make_bot
         seed = None if self.seed is None else int.from_bytes(hashlib.sha256(f"{self.seed}/{n}".encode()).digest()[:8])
         bot = make_bot(self.level, seed=seed)
-        return await asyncio.get_running_loop().run_in_executor(None, bot.choose, obs)
+        action: int = await asyncio.get_running_loop().run_in_executor(None, bot.choose, obs)
+        return action
 
-    def seen(self, match: Match, msg: dict) -> None:
+    def seen(self, match: Match, msg: dict[str, Any]) -> None:
         pass
 
 
@@ -59,45 +67,49 @@ class Options:
     relay: str
     db: str | None = None
     seed: str | None = None  # tests only: makes this peer's secrets reproducible
-    timeout: float | None = 600.0  # how long the other player may stay silent during the game
+    move_limit: float = 600.0  # how long the other player may think about a move
+    reply_limit: float = 60.0  # how long the other program may take for a message that needs no thought
+    when_silent: str = "close"  # claim, wait or close, when a limit runs out (the app asks its player instead)
     wait: float | None = None  # how long to wait for the other player to arrive
     terrain: str = "castle"
     first_game: bool = False
     seat: int = 0  # the host's seat
-    resume: str | None = None
+    resume: str | None = None  # the local id of a stored game
 
 
 def new_game_id(seed: str | None) -> str:
-    raw = hashlib.sha256(f"game/{seed}".encode()).digest() if seed is not None else None
-    import secrets
-    return (raw or secrets.token_bytes(8))[:8].hex()
+    raw = hashlib.sha256(f"game/{seed}".encode()).digest() if seed is not None else secrets.token_bytes(8)
+    return raw[:8].hex()
 
 
-def _hello(match: Match | None, resume: bool, setup: Setup | None) -> dict:
+def _hello(match: Match | None, resume: bool, setup: Setup | None) -> dict[str, Any]:
     return {"k": "hello", "resume": match.setup.game if resume and match else None,
             "setup": vars(setup) if setup and not resume else None,
             "hashes": [digest(t) for t in match.log] if match else []}
 
 
-def _check_resume(mine: str | None, theirs: Any) -> None:
+def _check_resume(mine: str | None, theirs: str | None) -> None:
     if mine == theirs:
         return
     if mine is None:
         raise SessionError(f"the other player wants to resume game {theirs}, but this room starts a new game")
     if theirs is None:
-        raise SessionError(f"the other player came to start a new game, but this room resumes game {mine} "
-                           f"(they need: toybattle join --resume {mine} CODE)")
+        raise SessionError("the other player came to start a new game, but this room resumes a stored game "
+                           "(they need to resume it too)")
     raise SessionError(f"the other player resumes game {theirs}, but this room resumes game {mine}")
 
 
 def _setup_from(d: Any) -> Setup:
-    try:
-        setup = Setup(str(d["game"]), str(d["terrain"]), bool(d["first_game"]), int(d["host_seat"]))
-    except (TypeError, KeyError, ValueError):
-        raise SessionError("the host sent a game setup this program cannot read") from None
-    if setup.terrain not in TERRAIN_IDS or setup.host_seat not in (0, 1):
-        raise SessionError(f"the host proposes terrain {setup.terrain!r}, which this program does not know")
+    if not isinstance(d, dict):
+        raise SessionError("the host sent no game setup")
+    setup = Setup(d["game"], d["terrain"], d["first_game"], d["host_seat"])  # types checked by wire.check
+    if setup.terrain not in TERRAIN_IDS:
+        raise SessionError(f"the host proposes terrain {setup.terrain[:40]!r}, which this program does not know")
     return setup
+
+
+class Claimed(Exception):
+    """This side claimed the game after the other's limit ran out."""
 
 
 class Game:
@@ -109,152 +121,234 @@ class Game:
         self.say = say
         self.store = store or Store(opts.db)
         self.match: Match | None = None
+        self.local_id: str | None = None  # where this game is stored: chosen here, never by the peer
         self.relay = opts.relay
         self.round_trips: list[float] = []
-        self.extra: dict = {}  # more to keep with the stored game (the app keeps its seat's key here)
+        self.extra: dict[str, Any] = {}  # more to keep with the stored game (the app keeps its seat's key here)
         self.playing = False  # both peers agreed on the game and its history
         self.on_play: Callable[[], None] | None = None  # called once play begins
+        self.deadline: tuple[int, str, float] | None = None  # (seat, "move"/"reply", epoch s) of the wait now
+        self.on_wait: Callable[[], None] | None = None  # called when the deadline changes (the app's countdown)
+        self.on_silence: Callable[[str, float], Awaitable[str]] | None = None  # the player's choice, if asked
+
+    @property
+    def m(self) -> Match:
+        if self.match is None:
+            raise SessionError("no game is agreed yet")
+        return self.match
 
     def load(self) -> None:
         if self.opts.resume and self.match is None:
             try:
-                self.match, stored_relay = persist.load(self.store, self.opts.resume)
+                self.match, stored_relay, self.local_id = persist.load(self.store, self.opts.resume)
             except persist.NoSuchGame as e:
                 raise SessionError(str(e)) from None
             self.relay = self.opts.relay or stored_relay
 
-    async def host(self, reactor: Any, on_code: Callable[[str], None]) -> dict:
+    def _start(self, setup: Setup, seat: int) -> None:
+        self.match = Match(setup, seat, Secrets.generate(self.opts.seed))
+        self.local_id = persist.new_id(self.store)
+
+    async def host(self, reactor: Any, on_code: Callable[[str], None]) -> dict[str, Any]:
         self.load()
         if self.match is None:
-            setup = Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game, self.opts.seat)
-            self.match = Match(setup, setup.host_seat, Secrets.generate(self.opts.seed))
+            self._start(Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game,
+                              self.opts.seat), self.opts.seat)
         link = await self._guard(transport.host(reactor, self.relay, on_code, self.opts.wait))
         try:
-            link.send(_hello(self.match, bool(self.opts.resume), self.match.setup))
-            theirs = await self._recv(link, "hello")
-            _check_resume(self.opts.resume and self.match.setup.game, theirs.get("resume"))
-            return await self._play(link, theirs)
+            return await self.host_on(link)
         finally:
             await link.close()
 
-    async def join(self, reactor: Any, code: str) -> dict:
+    async def host_on(self, link: Link) -> dict[str, Any]:
+        link.send(_hello(self.match, bool(self.opts.resume), self.m.setup))
+        theirs = await self._greeting(link)
+        _check_resume(self.m.setup.game if self.opts.resume else None, theirs["resume"])
+        return await self._play(link, theirs)
+
+    async def join(self, reactor: Any, code: str) -> dict[str, Any]:
         self.load()
         link = await self._guard(transport.join(reactor, self.relay, code, self.opts.wait or 60.0))
         try:
-            theirs = await self._recv(link, "hello")
-            mine = self.match.setup.game if self.match else None
-            _check_resume(mine, theirs.get("resume"))
-            if self.match is None:
-                setup = _setup_from(theirs.get("setup"))
-                self.match = Match(setup, 1 - setup.host_seat, Secrets.generate(self.opts.seed))
-            link.send(_hello(self.match, bool(self.opts.resume), None))
-            return await self._play(link, theirs)
+            return await self.join_on(link)
         finally:
             await link.close()
 
-    async def _guard(self, coro) -> Link:
+    async def join_on(self, link: Link) -> dict[str, Any]:
+        theirs = await self._greeting(link)
+        _check_resume(self.match.setup.game if self.match else None, theirs["resume"])
+        if self.match is None:
+            setup = _setup_from(theirs["setup"])
+            self._start(setup, 1 - setup.host_seat)
+        link.send(_hello(self.match, bool(self.opts.resume), None))
+        return await self._play(link, theirs)
+
+    async def _guard(self, coro: Coroutine[Any, Any, Link]) -> Link:
         try:
             return await coro
         except LinkError as e:
             raise SessionError(str(e)) from None
 
-    async def _recv(self, link: Link, kind: str | None = None) -> dict:
+    async def _greeting(self, link: Link, kind: str = "hello") -> dict[str, Any]:
+        """A message of the handshake: anything wrong with it is one line, and nothing is stored."""
         try:
-            obj = await link.recv(self.opts.timeout)
-        except LinkError as e:
-            raise SessionError(self._lost(str(e))) from None
-        if kind and obj.get("k") != kind:
-            raise SessionError(f"the other player sent {obj.get('k')!r} where this program expected {kind!r}")
+            obj = await self._next(link, "reply")
+        except wire.Malformed as e:
+            raise SessionError(f"the other player sent a malformed message ({e})") from None
+        if obj["k"] != kind:
+            raise SessionError(f"the other player sent {obj['k']!r} where this program expected {kind!r}")
         return obj
+
+    async def _next(self, link: Link, due: str) -> dict[str, Any]:
+        """The peer's next message, its shape checked (wire.Malformed if not). The wait is limited;
+        when the limit runs out, a required opening is forfeited, otherwise this side chooses."""
+        limit = self.opts.move_limit if due == "move" else self.opts.reply_limit
+        while True:
+            self._wait_for(due, limit)
+            try:
+                return wire.check(await link.recv(limit))
+            except Garbled as e:
+                raise wire.Malformed(str(e).removeprefix("the other player sent ")) from None
+            except Silence:
+                self._wait_for(None, 0)
+                if not self.playing or self.match is None:
+                    raise SessionError(f"the other player has been silent for {limit:g} s") from None
+                if self.match.opening_due():
+                    raise Forfeit(1 - self.match.me, f"withheld an opening the protocol requires for {limit:g} s "
+                                                     "(the tiles it committed are never shown)") from None
+                choice = await self._choose_on_silence(due, limit)
+                if choice == "claim":
+                    self.match.claim(1 - self.match.me, f"silent for {limit:g} s while its "
+                                                        f"{'move' if due == 'move' else 'reply'} was due")
+                    raise Claimed() from None
+                if choice == "close":
+                    raise SessionError(self._lost(f"the other player has been silent for {limit:g} s")) from None
+            except LinkError as e:
+                raise SessionError(self._lost(str(e))) from None
+            finally:
+                self._wait_for(None, 0)
+
+    async def _choose_on_silence(self, due: str, limit: float) -> str:
+        choice = await self.on_silence(due, limit) if self.on_silence else self.opts.when_silent
+        return choice if choice in CHOICES else "close"
+
+    def _wait_for(self, due: str | None, limit: float) -> None:
+        if due is None:
+            self.deadline = None
+        else:
+            seat = 1 - self.m.me if self.match else 1
+            self.deadline = (seat, due, time.time() + limit)
+        if self.on_wait:
+            self.on_wait()
 
     def _lost(self, why: str) -> str:
         m = self.match
         if m is None or not m.log:
             return why
-        return (f"{why}; game {m.setup.game} is saved after message {len(m.log)}: resume it with "
-                f"'toybattle host --resume {m.setup.game}' or 'toybattle join --resume {m.setup.game} CODE'")
+        return (f"{why}; game {self.local_id} is saved after message {len(m.log)}: resume it with "
+                f"'toybattle host --resume {self.local_id}' or 'toybattle join --resume {self.local_id} CODE'")
 
     # -------------------------------------------------------------- the game itself
 
-    async def _play(self, link: Link, hello: dict) -> dict:
-        m = self.match
-        peer = 1 - m.me
-        mine = [digest(t) for t in m.log]
-        theirs = hello.get("hashes")
-        if not isinstance(theirs, list):
-            raise SessionError("the other player's hello is malformed")
+    async def _play(self, link: Link, hello: dict[str, Any]) -> dict[str, Any]:
+        m = self.m
+        try:
+            await self._catch_up(link, hello)
+            self._save()
+            self.playing = True
+            if self.on_play:
+                self.on_play()
+            self.say(f"playing game {m.setup.game} on {m.setup.terrain} as {SEATS[m.me]}")
+            while not m.finished:
+                if m.my_move():
+                    await self._own(link)
+                    continue
+                sent = time.perf_counter()
+                obj = await self._next(link, "move" if m.expected()[1] == "play" else "reply")
+                if m.expected()[1] == "rand":
+                    self.round_trips.append(time.perf_counter() - sent)
+                if obj["k"] == "forfeit":
+                    return self._told(obj)
+                if obj["k"] != "msg":
+                    raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message during the game")
+                self._take(obj["m"])
+        except Forfeit as f:
+            return self._fail(link, f)
+        except wire.Malformed as e:
+            return self._fail(link, Forfeit(1 - m.me, f"sent a malformed message ({e})"))
+        except Claimed:
+            self._save()
+        return m.result()
+
+    async def _catch_up(self, link: Link, hello: dict[str, Any]) -> None:
+        """Compare both histories hash by hash; the longer side sends what the other misses."""
+        m = self.m
+        mine, theirs = [digest(t) for t in m.log], hello["hashes"]
         same = 0
         while same < min(len(mine), len(theirs)) and mine[same] == theirs[same]:
             same += 1
         if same < min(len(mine), len(theirs)):
-            return self._fail(link, Forfeit(peer, f"its record of the game differs from ours at message {same + 1} "
-                                                  "(a rewritten past)"))
+            raise Forfeit(1 - m.me, f"its record of the game differs from ours at message {same + 1} "
+                                    "(a rewritten past)")
         if len(mine) > same:
             link.send({"k": "sync", "msgs": m.log[same:]})
         elif len(theirs) > same:
-            sync = await self._recv(link, "sync")
-            for text in sync.get("msgs") or []:
-                if not self._take(link, text):
-                    return m.result()
-        self._save()
-        self.playing = True
-        if self.on_play:
-            self.on_play()
-        self.say(f"playing game {m.setup.game} on {m.setup.terrain} as {SEATS[m.me]}")
-        while not m.finished:
-            kind = m.my_move()
-            if kind:
-                action = await self.player.choose(m.observation(), len(m.log)) if kind == "play" else None
-                text = m.make(action)
-                msg = m.accept(text, m.me)
-                self._save()
-                link.send({"k": "msg", "m": text})
-                self.player.seen(m, msg)
-                if not m.finished and m.expected() == (peer, "rand"):
-                    sent = time.perf_counter()
-                    obj = await self._recv(link)
-                    self.round_trips.append(time.perf_counter() - sent)
-                else:
-                    continue
-            else:
-                obj = await self._recv(link)
-            if obj.get("k") == "forfeit":
-                return self._told(obj)
-            if obj.get("k") != "msg" or not self._take(link, obj.get("m")):
-                if not m.finished:
-                    return self._fail(link, Forfeit(peer, f"sent a {obj.get('k')!r} message during the game"))
-        return m.result()
+            obj = await self._next(link, "reply")
+            if obj["k"] != "sync":
+                raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message where its missing history was due")
+            for text in obj["msgs"]:
+                self._take(text)
 
-    def _take(self, link: Link, text: Any) -> bool:
-        """Accept the peer's chained message; on a failed check, end the game as a forfeit."""
-        m = self.match
-        try:
-            msg = m.accept(text if isinstance(text, str) else repr(text), 1 - m.me)
-        except Forfeit as f:
-            self._fail(link, f)
-            return False
+    async def _own(self, link: Link) -> None:
+        m = self.m
+        kind = m.my_move()
+        action = None
+        if kind == "play":
+            self.deadline = (m.me, "move", time.time() + self.opts.move_limit)  # as the other side counts it
+            if self.on_wait:
+                self.on_wait()
+            action = await self.player.choose(m.observation(), len(m.log))
+        text = m.make(action)
+        msg = m.accept(text, m.me)
+        self._save()
+        link.send({"k": "msg", "m": text})
+        self.player.seen(m, msg)
+
+    def _take(self, text: str) -> None:
+        """Accept the peer's chained message (Forfeit if a check fails), store it, show it."""
+        m = self.m
+        msg = m.accept(text, 1 - m.me)
         self._save()
         self.player.seen(m, msg)
-        return True
 
-    def _fail(self, link: Link, f: Forfeit) -> dict:
-        self.match.forfeit = f
+    def _fail(self, link: Link, f: Forfeit) -> dict[str, Any]:
+        m = self.m
+        m.forfeit = f
         self._save()
         link.send({"k": "forfeit", "seat": f.seat, "reason": f.reason})
-        return self.match.result()
+        return m.result()
 
-    def _told(self, obj: dict) -> dict:
-        """The other peer's checks failed and it says why; both players are told the same."""
-        seat, reason = obj.get("seat"), obj.get("reason")
-        if seat not in (0, 1) or not isinstance(reason, str):
-            seat, reason = 1 - self.match.me, "ended the game with a malformed forfeit notice"
-        self.match.forfeit = Forfeit(seat, reason)
+    def _told(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """A forfeit notice. The other peer may concede its own seat; a claim that this seat broke a
+        rule is believed only if this peer's own check of its own messages finds the fault."""
+        m = self.m
+        seat, reason = obj["seat"], clean_reason(obj["reason"])
+        if seat != m.me:
+            m.forfeit = Forfeit(seat, reason)
+        else:
+            own = m.recheck()
+            if own is None:
+                raise SessionError(self._lost(
+                    f"the other player stopped, saying {SEATS[m.me]} broke a rule ({reason[:80]}); not believed: "
+                    "this program's own check of every message it sent finds no fault"))
+            m.forfeit = own
         self._save()
-        return self.match.result()
+        return m.result()
 
     def _save(self) -> None:
-        if self.match.log or self.match.forfeit:
-            persist.save(self.store, self.match, self.relay, self.extra)
+        m = self.m
+        if (m.log or m.forfeit) and self.local_id:
+            persist.save(self.store, m, self.local_id, self.relay, self.extra)
 
     def round_trip_ms(self) -> float | None:
         return statistics.median(self.round_trips) * 1000 if self.round_trips else None

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from ..rules import SEATS, State, action_text, describe_action, parse_action, position_text
 from .protocol import Match
@@ -32,8 +33,8 @@ class TerminalPlayer:
                 return a
             print(f"refused: {obs.refusal(a)}")
 
-    def seen(self, match: Match, msg: dict) -> None:
+    def seen(self, match: Match, msg: dict[str, Any]) -> None:
         if msg.get("by") == match.me or msg.get("t") != "act":
             return
-        b = match.public.b
+        b = match.state.b
         print(f"{SEATS[msg['by']]}: {describe_action(parse_action(msg['a'], b), b)}")

@@ -8,6 +8,7 @@ and on exit stop the reactor and run the loop once more so its threads end. ``ru
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -15,11 +16,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .protocol import PROTOCOL
+from .wire import MAX_DEPTH, depth
 
 APPID = "toybattle.games/online-play/1"
 DEFAULT_RELAY = "ws://relay.magic-wormhole.io:4000/v1"
 CODE_RE = re.compile(r"^\d+(-[a-z]+){2,}$")
 RELAY_ENV = "TOYBATTLE_RELAY"
+MAX_WIRE = 1 << 20  # bytes of one wire message (a hello of a long game is under 100 kB)
 
 
 def default_relay() -> str:
@@ -31,13 +34,21 @@ class LinkError(Exception):
     """The connection could not be made or was lost; the message is one line for the user."""
 
 
+class Silence(LinkError):
+    """The other peer sent nothing within the limit (the link itself may still be fine)."""
+
+
+class Garbled(LinkError):
+    """The other peer sent bytes that are not a toybattle message (too big, too deep, not JSON)."""
+
+
 def install_reactor(loop: asyncio.AbstractEventLoop) -> Any:
     """Twisted's reactor on ``loop`` (installed once per process, before any other Twisted import
     of the reactor), started so that magic-wormhole's thread pool runs."""
     import sys
     if "twisted.internet.reactor" not in sys.modules:
         from twisted.internet import asyncioreactor
-        asyncioreactor.install(loop)
+        asyncioreactor.install(loop)  # type: ignore[no-untyped-call]
     from twisted.internet import reactor
     if not reactor.running:
         reactor.startRunning(installSignalHandlers=False)
@@ -64,12 +75,12 @@ class Link:
         self._w = w
         self._loop = loop
         self.code = code
-        self._next: asyncio.Future | None = None
+        self._next: asyncio.Future[bytes] | None = None
 
-    def send(self, obj: dict) -> None:
+    def send(self, obj: dict[str, Any]) -> None:
         self._w.send_message(json.dumps(obj, separators=(",", ":")).encode())
 
-    async def recv(self, timeout: float | None = None) -> dict:
+    async def recv(self, timeout: float | None = None) -> dict[str, Any]:
         """The next object from the peer; LinkError if the link closed or stayed silent ``timeout`` s."""
         from wormhole.errors import WormholeError
         if self._next is None:  # one outstanding receive, kept across timeouts (never cancelled)
@@ -78,25 +89,33 @@ class Link:
         try:
             raw = await asyncio.wait_for(asyncio.shield(self._next), timeout)
         except TimeoutError:
-            raise LinkError(f"the other player has been silent for {timeout:g} s") from None
+            raise Silence(f"the other player has been silent for {timeout:g} s") from None
         except WormholeError as e:
             raise LinkError(f"the connection closed ({_why(e)})") from None
         finally:
             if self._next is not None and self._next.done():
                 self._next = None
-        try:
-            obj = json.loads(raw.decode())
-        except (UnicodeDecodeError, ValueError):
-            raise LinkError("the other player sent something that is not a toybattle message") from None
-        if not isinstance(obj, dict):
-            raise LinkError("the other player sent something that is not a toybattle message")
-        return obj
+        return parse(raw)
 
     async def close(self) -> None:
-        try:
+        # closing is best effort: the mailbox forgets the channel either way
+        with contextlib.suppress(Exception):
             await asyncio.wait_for(self._w.close().asFuture(self._loop), 5)
-        except Exception:  # closing is best effort: the mailbox forgets the channel either way
-            pass
+
+
+def parse(raw: object) -> dict[str, Any]:
+    """One wire message's bytes as a JSON object, bounded in size and nesting before use (Garbled if not)."""
+    if not isinstance(raw, bytes) or len(raw) > MAX_WIRE:
+        raise Garbled(f"the other player sent a message over {MAX_WIRE} bytes")
+    try:
+        obj = json.loads(raw.decode())
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Garbled("the other player sent something that is not a toybattle message") from None
+    if not isinstance(obj, dict):
+        raise Garbled("the other player sent something that is not a toybattle message")
+    if depth(obj) > MAX_DEPTH:
+        raise Garbled(f"the other player sent a message nested deeper than {MAX_DEPTH} levels")
+    return obj
 
 
 def _why(e: BaseException) -> str:
@@ -152,10 +171,8 @@ async def _welcome(w: Any, loop: asyncio.AbstractEventLoop, relay: str) -> None:
 
 
 async def _close_quietly(w: Any, loop: asyncio.AbstractEventLoop) -> None:
-    try:
+    with contextlib.suppress(Exception):  # the connection never worked: nothing to tidy
         await asyncio.wait_for(w.close().asFuture(loop), 2)
-    except Exception:  # the connection never worked: nothing to tidy
-        pass
 
 
 async def host(reactor: Any, relay: str, on_code: Callable[[str], Any], wait: float | None = None) -> Link:

@@ -8,8 +8,14 @@
   with the code the other player was shown it rejoins (answers once both histories agree);
 - ``POST /api/online/close`` ``{"game", "token"}`` closes a room that still waits for the other player
   (both players opened one to resume the same game): the game stays saved, to resume with a code;
+- ``POST /api/online/claim`` / ``POST /api/online/wait`` ``{"game", "token"}``: the other player stayed
+  silent past its limit (the view says ``silent``): claim the game (won by abandonment, the history
+  kept), or keep waiting; ``close`` also closes such a room (the game stays saved, to resume);
 - ``GET /api/online/{game}?token=T`` (the seat's token) tells how the room stands (code, started, over,
   error, messages, head, playing).
+
+Limits: ``move_limit`` and ``reply_limit`` (seconds) in a host, join or resume body; every view's
+``game.deadline`` is ``{"seat", "kind": "move"|"reply", "at": epoch seconds}`` of the wait now, for a countdown.
 
 Stored online games are loaded at start (``Games.loaders["online"]``) with the seat's key kept in the
 row, so "Your games" still opens them after a restart: the board as it was, ready to be resumed.
@@ -21,9 +27,11 @@ seat's ``act``/``concede`` into this peer's next message. Errors are one line in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import threading
+from collections.abc import Coroutine
 from typing import Any
 
 from starlette.requests import Request
@@ -36,7 +44,7 @@ from ..app.view import log_lines, seat_view
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
-from .protocol import Forfeit, Match
+from .protocol import Match
 from .session import Game, Options, SessionError
 
 log = logging.getLogger("toybattle.online")
@@ -46,7 +54,7 @@ def _reactor() -> Any:
     """Twisted's reactor on the app's running loop (installed at the first room). Its worker
     threads are daemons so that stopping the server is never held up by them."""
     from twisted.python import threadpool
-    threadpool.ThreadPool.threadFactory = staticmethod(_daemon_thread)
+    threadpool.ThreadPool.threadFactory = staticmethod(_daemon_thread)  # type: ignore[assignment]
     return transport.install_reactor(asyncio.get_running_loop())
 
 
@@ -58,8 +66,8 @@ class WebPlayer:
     """This peer's human, playing in the browser through an OnlineSession."""
 
     def __init__(self) -> None:
-        self.waiting: asyncio.Future | None = None
-        self.applied: asyncio.Future | None = None  # set to the view push once the chosen action is sent
+        self.waiting: asyncio.Future[int | None] | None = None
+        self.applied: asyncio.Future[asyncio.Task[None]] | None = None  # the view push once the action is sent
         self.session: OnlineSession | None = None
 
     async def choose(self, obs: State, n: int) -> int | None:
@@ -67,11 +75,12 @@ class WebPlayer:
         if self.session:
             await self.session.changed()
         try:
-            return await self.waiting
+            action: int | None = await self.waiting
+            return action
         finally:
             self.waiting = None
 
-    def seen(self, match: Match, msg: dict) -> None:
+    def seen(self, match: Match, msg: dict[str, Any]) -> None:
         if self.session:
             self.session.record(msg)
             push = asyncio.get_running_loop().create_task(self.session.changed())
@@ -86,17 +95,17 @@ class SeatLog:
     hidden tiles cannot appear in it."""
 
     def __init__(self) -> None:
-        self.lines: list[dict] = []
+        self.lines: list[dict[str, Any]] = []
         self._seen: State | None = None  # this seat's observation after the last agreed message
         self._due: tuple[State, int, State] | None = None  # an action whose random event is still due
 
-    def record(self, m: Match, msg: dict) -> None:
+    def record(self, m: Match, msg: dict[str, Any]) -> None:
         try:
             self._write(m, msg)
         except Exception:  # a log line is never worth stopping the game (or its loading) for
             log.exception("could not write the game log")
 
-    def _write(self, m: Match, msg: dict) -> None:
+    def _write(self, m: Match, msg: dict[str, Any]) -> None:
         if m.public is None:
             return
         before, now = self._seen, m.observation()
@@ -131,33 +140,68 @@ class OnlineSession(Session):
         self.code = code
         self.token = new_token()
         self.error = ""
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
         self.journal = SeatLog()
+        self.silent: str | None = None  # the other player's limit ran out: "move" or "reply"
+        self._choice: asyncio.Future[str] | None = None
+        self._pushes: set[asyncio.Task[None]] = set()
+        game.on_silence = self._ask
+        game.on_wait = self._push
 
     @property
-    def id(self) -> str:
-        return self.game.match.setup.game
+    def id(self) -> str:  # type: ignore[override]
+        """The game's local id: where this app stores it (the id agreed on the wire is not used here)."""
+        return self.game.local_id or ""
 
     @property
     def match(self) -> Match:
-        return self.game.match
+        return self.game.m
 
-    def seat_of(self, token: str) -> int | None:
+    def _push(self) -> None:
+        task = asyncio.get_running_loop().create_task(self.changed())
+        self._pushes.add(task)
+        task.add_done_callback(self._pushes.discard)
+
+    async def _ask(self, due: str, limit: float) -> str:
+        """The other player's limit ran out: the player claims, waits or closes (see routes)."""
+        self.silent = due
+        self._choice = asyncio.get_running_loop().create_future()
+        await self.changed()
+        try:
+            return await self._choice
+        finally:
+            self.silent, self._choice = None, None
+
+    def choose_on_silence(self, choice: str) -> None:
+        if self._choice is None or self._choice.done():
+            raise Refused("the other player is not past its time limit")
+        self._choice.set_result(choice)
+
+    def seat_of(self, token: object) -> int | None:
         if isinstance(token, str) and secrets.compare_digest(token, self.token):
             return self.match.me
         return None
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> dict[str, Any]:
         m = self.match
+        d = self.game.deadline
         facts = {"id": self.id, "kind": "online", "code": self.code, "error": self.error,
-                 "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}"}
-        if m.public is None:
-            return {"game": facts, "seat": SEATS[seat], "waiting": True}
-        v = seat_view(m.observation(), seat, log=self.journal.lines[-300:], game=facts)
-        if m.forfeit:  # a failed check ends the game: both players read the same sentence
-            winner = SEATS[1 - m.forfeit.seat]
-            v.update(over=True, winner=winner, reason="forfeit", legal=None, can_undo=False, actor=None,
-                     result=f"{winner.capitalize()} wins: {facts['forfeit']}.", prompt=f"{facts['forfeit']}.")
+                 "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}",
+                 "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": round(d[2], 1)},
+                 "silent": self.silent}
+        res = m.result()
+        if m.public is None:  # no board yet: the room waits for the other player, or ended before the deal
+            v: dict[str, Any] = {"game": facts, "seat": SEATS[seat], "waiting": not m.finished}
+        else:
+            v = seat_view(m.observation(), seat, log=self.journal.lines[-300:], game=facts)
+        if res["reason"] in ("forfeit", "abandonment"):  # both players read the same sentence
+            winner = SEATS[res["winner"]]
+            v.update(over=True, winner=winner, reason=res["reason"], legal=None, can_undo=False, actor=None,
+                     result=f"{winner.capitalize()} wins: {res['detail']}.", prompt=f"{res['detail']}.")
+        elif self.silent:
+            other = SEATS[1 - m.me].capitalize()
+            v.update(legal=None, can_undo=False,
+                     prompt=f"{other} is past its time limit: claim the game, keep waiting, or close the room.")
         elif self.resuming:  # the room is reopened: the board stays as it was until the other player is back
             v.update(legal=None, can_undo=False, waiting_peer=True,
                      prompt=f"Room code {self.code}: your friend chooses Resume on this game and types it"
@@ -166,7 +210,7 @@ class OnlineSession(Session):
             v.update(legal=None, can_undo=False, prompt=self.error)
         return v
 
-    def record(self, msg: dict) -> None:
+    def record(self, msg: dict[str, Any]) -> None:
         self.journal.record(self.match, msg)
 
     async def act(self, seat: int, action: str) -> None:
@@ -187,9 +231,12 @@ class OnlineSession(Session):
     async def _apply(self, action: int | None) -> None:
         """Hand the choice to the game and return only once its message is stored and sent and the
         view of it pushed: the server's ``ok`` follows the view of the change, as for any game."""
+        waiting, task = self.player.waiting, self.task
+        if waiting is None or task is None:
+            raise Refused("it is not your move")
         applied = self.player.applied = asyncio.get_running_loop().create_future()
-        self.player.waiting.set_result(action)
-        await asyncio.wait([applied, self.task], return_when=asyncio.FIRST_COMPLETED)
+        waiting.set_result(action)
+        await asyncio.wait([applied, task], return_when=asyncio.FIRST_COMPLETED)
         if not applied.done():  # the game stopped before the message went out; the prompt says why
             raise Refused(self.error or "the online game stopped")
         await applied.result()
@@ -211,10 +258,13 @@ class OnlineSession(Session):
     def resuming(self) -> bool:
         return self.connected and not self.game.playing
 
-    def offers(self) -> dict:
-        return {"rematch": False, "replay": False, "resume": not self.over and not self.connected}
+    def offers(self) -> dict[str, Any]:
+        silent = bool(self.silent)
+        resumable = not self.over or self.match.abandoned is not None  # a claim can be undone by agreement
+        return {"rematch": False, "replay": False, "resume": resumable and not self.connected,
+                "claim": silent, "wait": silent, "close": silent or self.resuming}
 
-    def run(self, coro) -> None:
+    def run(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:
         async def guarded() -> None:
             try:
                 await coro
@@ -225,9 +275,17 @@ class OnlineSession(Session):
                 self.error = f"the online game stopped: {e}"
             await self.changed()
         self.task = asyncio.get_running_loop().create_task(guarded())
+        return self.task
 
 
-def _options(ctx: Any, body: dict) -> Options:
+def _limit(body: dict[str, Any], key: str, default: float) -> float:
+    value = body.get(key, default)
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 1 <= value <= 7 * 86400:
+        raise Refused(f"{key} is a number of seconds between 1 and 604800")
+    return float(value)
+
+
+def _options(ctx: Any, body: dict[str, Any]) -> Options:
     try:  # checked before anything is dialled (the app's guard lets only the player's own page ask)
         relay = relay_url(body.get("relay") or transport.default_relay())
     except ValueError as e:
@@ -239,10 +297,11 @@ def _options(ctx: Any, body: dict) -> Options:
     if seat not in SEATS:
         raise Refused("seat must be blue or red")
     return Options(relay=relay, db=str(ctx.store.path), terrain=terrain, first_game=bool(body.get("first_game")),
-                   seat=SEATS.index(seat), timeout=None)
+                   seat=SEATS.index(seat), move_limit=_limit(body, "move_limit", Options.move_limit),
+                   reply_limit=_limit(body, "reply_limit", Options.reply_limit))
 
 
-async def _body(request: Request) -> dict:
+async def _body(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except ValueError:
@@ -258,16 +317,14 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     if not isinstance(token, str):
         raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
     journal = SeatLog()  # the log is rebuilt as the history replays
-    match, relay = persist.load(ctx.store, row.id, finished=True, seen=journal.record)
-    if row.over and not match.finished:  # a forfeit is kept as the row's result, not in the history
-        loser = SEATS.index(row.winner) ^ 1 if row.winner in SEATS else match.me
-        match.forfeit = Forfeit(loser, row.reason or "forfeit")
-    game = Game(Options(relay=relay, db=str(ctx.store.path), resume=row.id), WebPlayer(), log.info, store=ctx.store)
-    game.match, game.extra = match, {"app": {"token": token}}
-    session = OnlineSession(game, game.player)
+    match, relay, local = persist.load(ctx.store, row.id, finished=True, seen=journal.record)
+    player = WebPlayer()
+    game = Game(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store)
+    game.match, game.local_id, game.extra = match, local, {"app": {"token": token}}
+    session = OnlineSession(game, player)
     session.token = token
     session.journal = journal
-    if not row.over:
+    if not match.finished:
         session.error = "The connection closed; the game is saved. Resume it from Your games."
     return session
 
@@ -291,8 +348,8 @@ def routes(ctx: Any) -> list[Route]:
             ctx.games.add(session)
             ready.set_result(None)
 
-        session.run(game.host(_reactor(), on_code))
-        await asyncio.wait([ready, session.task], return_when=asyncio.FIRST_COMPLETED)
+        task = session.run(game.host(_reactor(), on_code))
+        await asyncio.wait([ready, task], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             return JSONResponse({"error": session.error}, status_code=400)
         return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
@@ -311,8 +368,8 @@ def routes(ctx: Any) -> list[Route]:
         game = Game(opts, player, log.info, store=ctx.store)
         session = OnlineSession(game, player, code.strip().lower())
         game.extra = {"app": {"token": session.token}}
-        session.run(game.join(_reactor(), code))
-        while game.match is None and not session.task.done():
+        task = session.run(game.join(_reactor(), code))
+        while game.match is None and not task.done():
             await asyncio.sleep(0.02)
         if game.match is None:
             return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
@@ -325,14 +382,16 @@ def routes(ctx: Any) -> list[Route]:
             old = ctx.games.get(body.get("game"))
             if not isinstance(old, OnlineSession) or old.seat_of(body.get("token")) is None:
                 raise Refused("no such online game in this app (or not your key to it)")
-            if old.over:
+            if old.over and old.match.abandoned is None:  # a claimed game may be resumed, if both agree
                 raise Refused(f"game {old.id} is already over")
             if old.connected:
                 raise Refused(f"game {old.id} is still connected (or its room is open)")
             code = body.get("code")
             if code is not None and (not isinstance(code, str) or not code.strip()):
                 raise Refused("type the room code your friend was shown, e.g. 7-guitarist-revenge")
-            opts = _options(ctx, body) if body.get("relay") else Options(relay="", db=str(ctx.store.path), timeout=None)
+            opts = _options(ctx, body)
+            if not body.get("relay"):
+                opts.relay = ""  # the mailbox it was stored with
         except Refused as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         opts.resume = old.id
@@ -356,49 +415,73 @@ def routes(ctx: Any) -> list[Route]:
 
         def on_play() -> None:
             playing.set_result(None)
-            loop.create_task(session.changed())  # the board leaves "waiting", whoever moves next
+            session._push()  # the board leaves "waiting", whoever moves next
 
         game.on_play = on_play
-        session.run(game.host(_reactor(), on_code) if code is None else game.join(_reactor(), code))
-        await asyncio.wait([ready if code is None else playing, session.task], return_when=asyncio.FIRST_COMPLETED)
+        task = session.run(game.host(_reactor(), on_code) if code is None else game.join(_reactor(), code))
+        await asyncio.wait([ready if code is None else playing, task], return_when=asyncio.FIRST_COMPLETED)
         if (code is None and not ready.done()) or (code is not None and not playing.done()):
             return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
         ctx.games.add(session)
         return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
                              "seat": SEATS[session.match.me]})
 
+    async def mine(request: Request) -> OnlineSession:
+        body = await _body(request)
+        s = ctx.games.get(body.get("game"))
+        if not isinstance(s, OnlineSession) or s.seat_of(body.get("token")) is None:
+            raise Refused("no such online game in this app (or not your key to it)")
+        return s
+
     async def close(request: Request) -> JSONResponse:
         """Close a room still waiting for the other player (say both opened one to resume the same
-        game): the game stays saved, ready to be resumed with the other player's code."""
+        game), or whose other player is past its limit: the game stays saved, to resume with a code."""
         try:
-            body = await _body(request)
-            s = ctx.games.get(body.get("game"))
-            if not isinstance(s, OnlineSession) or s.seat_of(body.get("token")) is None:
-                raise Refused("no such online game in this app (or not your key to it)")
-            if not s.resuming:
+            s = await mine(request)
+            if not s.resuming and not s.silent:
                 raise Refused(f"game {s.id} has no room waiting for the other player")
         except Refused as e:
             return JSONResponse({"error": str(e)}, status_code=400)
-        s.task.cancel()
-        try:
-            await s.task
-        except asyncio.CancelledError:
-            pass
+        task = s.task
+        if s.silent:
+            s.choose_on_silence("close")
+        elif task:
+            task.cancel()
+        if task:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         s.code = ""
         s.error = "You closed the room; the game is saved. Resume it from Your games."
         await s.changed()
         return JSONResponse({"game": s.id, "closed": True})
 
+    def silence(choice: str) -> Any:
+        async def answer(request: Request) -> JSONResponse:
+            """The other player is past its limit: claim the game, or keep waiting."""
+            try:
+                s = await mine(request)
+                s.choose_on_silence(choice)
+            except Refused as e:
+                return JSONResponse({"error": str(e)}, status_code=400)
+            if choice == "claim" and s.task:
+                await s.task
+            return JSONResponse({"game": s.id, choice: True, "result": s.match.result() if s.over else None})
+        return answer
+
     async def status(request: Request) -> JSONResponse:
         s = ctx.games.sessions.get(request.path_params["game"])
         if not isinstance(s, OnlineSession) or s.seat_of(request.query_params.get("token", "")) is None:
             return JSONResponse({"error": "no such online game in this app (or not your key to it)"}, status_code=404)
+        d = s.game.deadline
         return JSONResponse({"game": s.id, "code": s.code, "started": s.match.public is not None,
                              "over": s.over, "error": s.error, "result": s.match.result() if s.over else None,
-                             "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing})
+                             "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing,
+                             "silent": s.silent, "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": d[2]}})
 
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
             Route("/api/online/resume", resume, methods=["POST"]), Route("/api/online/close", close, methods=["POST"]),
+            Route("/api/online/claim", silence("claim"), methods=["POST"]),
+            Route("/api/online/wait", silence("wait"), methods=["POST"]),
             Route("/api/online/{game}", status)]
 
 

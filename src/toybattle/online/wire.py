@@ -1,0 +1,87 @@
+"""The shape of every wire message, checked before any of it is used (docs/fair-play.md, "The wire").
+
+A peer can send anything; ``check`` lets through only the four kinds this program speaks, each with
+exactly its fields, of the right types and sizes, and says in one line what is wrong otherwise.
+The bytes were already bounded by ``transport.MAX_WIRE`` and their nesting by ``MAX_DEPTH``.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .protocol import MAX_CHAINED, MAX_REASON
+
+MAX_DEPTH = 6  # the deepest message (a hello's setup) nests 3 levels
+MAX_MESSAGES = 20_000  # hashes in a hello / messages in a sync (a long game sends a few hundred)
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+HASH = re.compile(r"^[0-9a-f]{64}$")
+FIELDS = {"hello": {"k", "resume", "setup", "hashes"}, "sync": {"k", "msgs"}, "msg": {"k", "m"},
+          "forfeit": {"k", "seat", "reason"}}
+SETUP = {"game", "terrain", "first_game", "host_seat"}
+
+
+class Malformed(ValueError):
+    """A wire message this program will not use; the text says why in one line."""
+
+
+def depth(obj: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply ``obj`` nests (iteratively: no recursion to exhaust), stopping past ``limit``."""
+    deepest, todo = 0, [(obj, 1)]
+    while todo:
+        o, d = todo.pop()
+        deepest = max(deepest, d)
+        if deepest > limit:
+            break
+        if isinstance(o, dict):
+            todo += [(v, d + 1) for v in o.values()]
+        elif isinstance(o, list):
+            todo += [(v, d + 1) for v in o]
+    return deepest
+
+
+def game_id(value: Any) -> str:
+    if not (isinstance(value, str) and GAME_ID.match(value)):
+        raise Malformed("a game id is 1 to 40 letters, digits, '-' or '_'")
+    return value
+
+
+def check(obj: Any) -> dict[str, Any]:
+    """``obj`` if it is a well-formed wire message, else Malformed."""
+    if not isinstance(obj, dict):
+        raise Malformed("a message is a JSON object")
+    kind = obj.get("k")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise Malformed("a message of an unknown kind")
+    if set(obj) != FIELDS[kind]:
+        raise Malformed(f"a {kind} message with other fields than {', '.join(sorted(FIELDS[kind]))}")
+    if kind == "hello":
+        _hello(obj)
+    elif kind == "sync":
+        msgs = obj["msgs"]
+        if not (isinstance(msgs, list) and len(msgs) <= MAX_MESSAGES and
+                all(isinstance(m, str) and len(m) <= MAX_CHAINED for m in msgs)):
+            raise Malformed("a sync message whose messages are not a list of chained texts")
+    elif kind == "msg":
+        if not (isinstance(obj["m"], str) and len(obj["m"]) <= MAX_CHAINED):
+            raise Malformed(f"a chained message that is not a text of at most {MAX_CHAINED} characters")
+    elif not (obj["seat"] in (0, 1) and type(obj["seat"]) is int and isinstance(obj["reason"], str)
+              and len(obj["reason"]) <= MAX_REASON):
+        raise Malformed(f"a forfeit notice without a seat and a reason of at most {MAX_REASON} characters")
+    return obj
+
+
+def _hello(obj: dict[str, Any]) -> None:
+    if obj["resume"] is not None:
+        game_id(obj["resume"])
+    setup = obj["setup"]
+    if setup is not None:
+        if not (isinstance(setup, dict) and set(setup) == SETUP):
+            raise Malformed("a hello whose game setup is not {game, terrain, first_game, host_seat}")
+        game_id(setup["game"])
+        if not (isinstance(setup["terrain"], str) and type(setup["first_game"]) is bool
+                and type(setup["host_seat"]) is int and setup["host_seat"] in (0, 1)):
+            raise Malformed("a hello whose game setup has wrong types")
+    hashes = obj["hashes"]
+    if not (isinstance(hashes, list) and len(hashes) <= MAX_MESSAGES and
+            all(isinstance(h, str) and HASH.match(h) for h in hashes)):
+        raise Malformed("a hello whose history is not a list of SHA-256 hashes")

@@ -28,7 +28,7 @@ from ..rules import actions as A
 from ..rules.state import TURN, XB_PICK
 from ..rules.troops import COPIES, TROOPS, full_army, name, shuffled_army
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: a special base acts once per placement (docs/rulings.md); peers on 1 would disagree
 SLOTS = 24
 CHAIN = 4096  # random events a game may use (a long game uses about a hundred)
 UNDRAWN, RACK, LAID, OPEN = "undrawn", "rack", "laid", "open"

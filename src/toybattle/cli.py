@@ -26,6 +26,7 @@ COMMANDS = {
     "join": "toybattle.online.cli",
     "lessons": "toybattle.lessons.cli",
     "rules": "toybattle.lessons.cli",
+    "site": "toybattle.site.build",
 }
 DEFAULT_COMMAND = "serve"
 

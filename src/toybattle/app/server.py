@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-import segno
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -404,6 +403,7 @@ async def invite(request: Request) -> JSONResponse:
                 "address on your network (your system's network settings show it).")
     else:
         note = ""
+    import segno  # here, not at the top: the in-browser site has no invitations and ships no segno
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
     return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
 
@@ -419,9 +419,9 @@ async def replay(request: Request) -> JSONResponse:
         return _error(str(e), 409)
 
 
-def _mount_optional(ctx: AppContext) -> list:
+def _mount_optional(ctx: AppContext, online: bool) -> list:
     routes = []
-    for name in OPTIONAL_WEB:
+    for name in OPTIONAL_WEB if online else OPTIONAL_WEB[:1]:
         try:
             mod = importlib.import_module(name)
         except ModuleNotFoundError as e:
@@ -436,8 +436,9 @@ def _mount_optional(ctx: AppContext) -> list:
 
 
 def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
-              resume: bool = True) -> Starlette:
-    """The Starlette app over ``store``. ``bot_delay``: seconds a bot waits before each action."""
+              resume: bool = True, online: bool = True) -> Starlette:
+    """The Starlette app over ``store``. ``bot_delay``: seconds a bot waits before each action;
+    ``online=False`` leaves out online rooms (the in-browser site, which has no wormhole library)."""
     games = Games(store, bot_delay)
     ctx = AppContext(store=store, games=games, web_dir=web_dir(), bind_host=bind_host)
     routes = [
@@ -451,7 +452,7 @@ def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
-    routes += _mount_optional(ctx)
+    routes += _mount_optional(ctx, online)
     routes.append(Mount("/static", StaticFiles(directory=str(ctx.web_dir)), name="static"))
 
     @contextlib.asynccontextmanager

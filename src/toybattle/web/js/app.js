@@ -1,6 +1,6 @@
 // Toy Battle in the browser: screens (home, play, replay, troops) over the websocket protocol.
 import { drawBoard, tileSvg, badgePath, POWER_MARK } from "./board.js";
-import { GameSocket } from "./net.js";
+import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 
 // ------------------------------------------------------------------ small helpers
 

@@ -2,6 +2,7 @@
 // Every judgement comes from the server, which replays the learner's actions with the rules engine.
 // The board and tiles are drawn by the game's own renderer (board.js), so a lesson looks like a game.
 import { drawBoard, tileSvg } from "./board.js";
+import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const app = document.getElementById("app");
 const PROGRESS_KEY = "toybattle.learn.progress";

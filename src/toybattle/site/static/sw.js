@@ -1,0 +1,29 @@
+// The site's service worker: every file of the site is cached at install, under the site's version,
+// and served from that cache, so after the first visit the site works with the network off.
+// `toybattle site` writes VERSION (derived from the bytes of every file) and FILES: a new build
+// changes this file, the browser installs the new version in the background, and the next visit
+// uses it. Saved games are not here (they live in IndexedDB), so an update never touches them.
+const VERSION = "__VERSION__";
+const FILES = ["__FILES__"];
+const CACHE = `toybattle-${VERSION}`;
+// pages asked for by another name than their file
+const ALIASES = { "/": "/index.html", "/learn": "/learn/index.html", "/learn/": "/learn/index.html" };
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: "reload" }))))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("toybattle-") && k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== location.origin) return;
+  const path = ALIASES[url.pathname] || url.pathname;
+  if (!FILES.includes(path)) return;
+  event.respondWith(caches.open(CACHE).then((c) => c.match(path)).then((hit) => hit || fetch(event.request)));
+});

@@ -87,7 +87,12 @@ async function boot() {
   py.unpackArchive(archives.at(-1), "zip", { extractDir: "/lib/toybattle" });
   py.runPython("import sys; sys.path.insert(0, '/lib/toybattle')");
   const browser = py.pyimport("toybattle.site.browser");
-  const send = (m) => post(m.toJs({ dict_converter: Object.fromEntries }));
+  // a socket message leaves only once what it shows is saved: a page never shows an unsaved state
+  let outbox = Promise.resolve();
+  const send = (m) => {
+    const msg = m.toJs({ dict_converter: Object.fromEntries });
+    outbox = outbox.then(saved).then(() => post(msg));
+  };
   bridge = await browser.serve(`${DB_DIR}/games.sqlite3`, send, persist);
   post({ t: "ready" });
   while (queue.length) handle(queue.shift());

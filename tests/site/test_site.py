@@ -1,0 +1,77 @@
+"""The static site in Debian's chromium: the app running on Pyodide in a Web Worker, served by a plain
+static file server. Every step waits for a state of the page, never for time; every request is
+recorded and none may leave this machine."""
+from __future__ import annotations
+
+import os
+import random
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
+from test_app_browser import ME_TURN, play_one, ply, start_game  # noqa: E402  (the app's own UI steps)
+
+pytestmark = pytest.mark.slow
+
+CONTROLLED = "navigator.serviceWorker && navigator.serviceWorker.controller !== null"
+
+
+def play_moves(page, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(n):
+        page.wait_for_function(ME_TURN)
+        play_one(page, rng)
+    page.wait_for_function(ME_TURN)
+
+
+def test_a_whole_game_against_the_default_bot_by_tapping(site, recorded):
+    page = recorded.page()
+    start_game(page, site, terrain="castle", level=None)
+    assert page.eval_on_selector("meta[name=toybattle-transport]", "m => m.content") == "worker"
+    rng = random.Random(11)
+    for _ in range(300):
+        page.wait_for_function(ME_TURN)
+        if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
+            break
+        play_one(page, rng)
+    page.wait_for_selector("#endscreen")
+    assert "wins" in page.locator("#end-reason").inner_text()
+    assert recorded.foreign() == []
+    assert recorded.errors == []
+    # nothing answered but the static files: no request ever reached an API on the static server
+    assert not [u for u in recorded.requests if "/api/" in u or u.endswith("/ws")]
+
+
+def test_offline_the_site_loads_and_a_saved_game_resumes(site, recorded):
+    page = recorded.page()
+    start_game(page, site, terrain="pool", level="random")
+    play_moves(page, 2, seed=5)
+    before = (ply(page), page.locator("#rack").inner_text())
+    page.wait_for_function(CONTROLLED)  # the service worker has cached the site and controls the page
+    recorded.context.set_offline(True)
+    page.reload()
+    page.wait_for_function(ME_TURN)
+    assert (ply(page), page.locator("#rack").inner_text()) == before
+    # the home screen, offline too, lists the game and resumes it
+    page.goto(site + "/")
+    page.wait_for_selector(".game-item a.btn.primary")
+    page.locator(".game-item a.btn.primary").first.click()
+    page.wait_for_function(ME_TURN)
+    assert ply(page) == before[0]
+    assert recorded.foreign() == []
+    assert recorded.errors == []
+
+
+def test_closing_the_page_mid_game_and_coming_back_resumes_at_the_same_move(site, recorded):
+    page = recorded.page()
+    start_game(page, site, terrain="jungle", level="random")
+    play_moves(page, 3, seed=8)
+    url, before = page.url, (ply(page), page.locator("#rack").inner_text())
+    page.close()
+    again = recorded.page()
+    again.goto(url)
+    again.wait_for_function(ME_TURN)
+    assert (ply(again), again.locator("#rack").inner_text()) == before
+    assert recorded.foreign() == []
+    assert recorded.errors == []

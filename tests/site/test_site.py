@@ -75,3 +75,43 @@ def test_closing_the_page_mid_game_and_coming_back_resumes_at_the_same_move(site
     assert (ply(again), again.locator("#rack").inner_text()) == before
     assert recorded.foreign() == []
     assert recorded.errors == []
+
+
+def test_a_lesson_to_its_end_then_play_on_against_a_bot(site, recorded):
+    page = recorded.page()
+    page.goto(f"{site}/learn#/lesson/roxy-medals")
+    page.wait_for_selector("#question")
+    page.click('.rack button[data-troop="7"]')
+    page.click('[data-node="17"]')  # legal, but takes no medals: the lesson says so
+    page.wait_for_selector("#feedback.wrong")
+    page.click("#retry")
+    page.wait_for_selector("#feedback", state="detached")
+    page.click('.rack button[data-troop="7"]')
+    page.click('[data-node="12"]')
+    page.wait_for_selector("#feedback.right")
+    # playing on opens the game page: a new page, a new worker, the same saved games
+    page.click("#continue")
+    page.wait_for_url("**/#/game/*")
+    page.wait_for_function(ME_TURN)
+    page.goto(f"{site}/learn#/")
+    page.wait_for_selector('[data-lesson="roxy-medals"] .done-mark')
+    assert recorded.foreign() == []
+    assert recorded.errors == []
+
+
+def test_hot_seat_covers_the_screen_between_turns(site, recorded):
+    page = recorded.page()
+    start_game(page, site, kind="hotseat", terrain="castle", level=None, first="blue")
+    rng = random.Random(3)
+    for _ in range(2):
+        page.wait_for_function(ME_TURN)
+        seat = page.eval_on_selector("#play", "p => p.dataset.seat")
+        while page.eval_on_selector("#play", "p => p.dataset.actor") == seat and not page.locator("#cover").count():
+            play_one(page, rng)
+        page.wait_for_selector("#cover")
+        nxt = "red" if seat == "blue" else "blue"
+        assert page.locator("#cover h2").inner_text() == f"{nxt.capitalize()}'s turn"
+        page.click("#cover-go")
+        page.wait_for_function(f"document.querySelector('#play').dataset.seat === '{nxt}' && !document.querySelector('#cover')")
+    assert recorded.foreign() == []
+    assert recorded.errors == []

@@ -23,7 +23,8 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin) return;
-  const path = ALIASES[url.pathname] || url.pathname;
+  // the app's own links to a game (/join/GAME/TOKEN, e.g. a lesson played on) open the game page
+  const path = ALIASES[url.pathname] || (url.pathname.startsWith("/join/") ? "/index.html" : url.pathname);
   if (!FILES.includes(path)) return;
   event.respondWith(caches.open(CACHE).then((c) => c.match(path)).then((hit) => hit || fetch(event.request)));
 });

@@ -9,47 +9,64 @@
 const SITE = document.querySelector('meta[name="toybattle-transport"]')?.content === "worker";
 const OPEN = 1; // WebSocket.OPEN
 
-let worker = null;
+let worker = null; // a promise of the site's Web Worker, started once
 const answers = new Map(); // http request id -> {resolve, reject}
 const sockets = new Map(); // socket number -> WorkerSocket
 let nextRequest = 1;
 let nextSocket = 1;
 let failure = null;
 
-function siteWorker() {
-  if (worker) return worker;
-  worker = new Worker("/static/site/worker.js", { type: "module" });
-  worker.onmessage = ({ data: m }) => {
-    if (m.t === "http") {
-      const a = answers.get(m.id);
-      answers.delete(m.id);
-      if (a) a.resolve(m);
-    } else if (m.t === "failed") {
-      failure = new Error(`Toy Battle could not start in this browser: ${m.message}`);
-      for (const a of answers.values()) a.reject(failure);
-      answers.clear();
-      for (const s of [...sockets.values()]) s.closedByWorker(1011);
-    } else if (m.t === "status") {
-      console.warn(m.text);
-      const p = document.querySelector(".loading");
-      if (p) p.textContent = m.text;
-    } else if (m.t.startsWith("ws-")) {
-      const s = sockets.get(m.sock);
-      if (!s) return;
-      if (m.t === "ws-open") s.openedByWorker();
-      else if (m.t === "ws-message") s.onmessage && s.onmessage({ data: m.data });
-      else if (m.t === "ws-close") s.closedByWorker(m.code);
-    }
-  };
-  return worker;
-}
-
-if (SITE) {
-  siteWorker(); // Python starts loading while the page draws
-  if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("offline cache unavailable:", e));
+// On a first visit the service worker caches the whole site first and the Web Worker then loads
+// Python from that cache: the big files cross the network once, not twice.
+async function offlineCache() {
+  if (!("serviceWorker" in navigator)) return;
+  const sw = navigator.serviceWorker;
+  try {
+    const reg = await sw.register("/sw.js");
+    const coming = reg.installing || reg.waiting;
+    if (sw.controller || !coming) return;
+    await new Promise((done) => {
+      sw.addEventListener("controllerchange", done, { once: true });
+      coming.addEventListener("statechange", () => coming.state === "redundant" && done());
+    });
+  } catch (e) {
+    console.warn("no offline cache:", e);
   }
 }
+
+function onWorkerMessage({ data: m }) {
+  if (m.t === "http") {
+    const a = answers.get(m.id);
+    answers.delete(m.id);
+    if (a) a.resolve(m);
+  } else if (m.t === "failed") {
+    failure = new Error(`Toy Battle could not start in this browser: ${m.message}`);
+    for (const a of answers.values()) a.reject(failure);
+    answers.clear();
+    for (const s of [...sockets.values()]) s.closedByWorker(1011);
+  } else if (m.t === "status") {
+    console.warn(m.text);
+    const p = document.querySelector(".loading");
+    if (p) p.textContent = m.text;
+  } else if (m.t.startsWith("ws-")) {
+    const s = sockets.get(m.sock);
+    if (!s) return;
+    if (m.t === "ws-open") s.openedByWorker();
+    else if (m.t === "ws-message") s.onmessage && s.onmessage({ data: m.data });
+    else if (m.t === "ws-close") s.closedByWorker(m.code);
+  }
+}
+
+function toWorker(msg) {
+  worker ??= offlineCache().then(() => {
+    const w = new Worker("/static/site/worker.js", { type: "module" });
+    w.onmessage = onWorkerMessage;
+    return w;
+  });
+  worker.then((w) => w.postMessage(msg));
+}
+
+if (SITE) toWorker({ t: "start" }); // Python starts loading while the page draws
 
 function isApi(url) {
   return url.origin === location.origin && url.pathname.startsWith("/api/");
@@ -65,7 +82,7 @@ export function fetch(resource, opts = {}) {
                 headers: [...new Headers(opts.headers || {})], body: typeof opts.body === "string" ? opts.body : "" };
   return new Promise((resolve, reject) => {
     answers.set(id, { resolve, reject });
-    siteWorker().postMessage(msg);
+    toWorker(msg);
   }).then((r) => new Response([101, 204, 205, 304].includes(r.status) ? null : r.body,
                               { status: r.status, headers: r.headers }));
 }
@@ -76,7 +93,7 @@ class WorkerSocket {
     this.sock = nextSocket++;
     this.readyState = 0;
     sockets.set(this.sock, this);
-    siteWorker().postMessage({ t: "ws-open", sock: this.sock, path });
+    toWorker({ t: "ws-open", sock: this.sock, path });
     if (failure) queueMicrotask(() => this.closedByWorker(1011));
   }
   openedByWorker() { this.readyState = OPEN; this.onopen && this.onopen(); }
@@ -86,10 +103,10 @@ class WorkerSocket {
     sockets.delete(this.sock);
     this.onclose && this.onclose({ code });
   }
-  send(text) { if (this.readyState === OPEN) worker.postMessage({ t: "ws-send", sock: this.sock, data: text }); }
+  send(text) { if (this.readyState === OPEN) toWorker({ t: "ws-send", sock: this.sock, data: text }); }
   close() {
     if (this.readyState === 3) return;
-    worker.postMessage({ t: "ws-close", sock: this.sock });
+    toWorker({ t: "ws-close", sock: this.sock });
     this.closedByWorker(1000);
   }
 }

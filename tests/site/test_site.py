@@ -10,7 +10,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
-from test_app_browser import ME_TURN, play_one, ply, start_game  # noqa: E402  (the app's own UI steps)
+from test_app_browser import ME_TURN, play_one, ply, start_game  # the app's own UI steps
 
 pytestmark = pytest.mark.slow
 
@@ -112,6 +112,7 @@ def test_hot_seat_covers_the_screen_between_turns(site, recorded):
         nxt = "red" if seat == "blue" else "blue"
         assert page.locator("#cover h2").inner_text() == f"{nxt.capitalize()}'s turn"
         page.click("#cover-go")
-        page.wait_for_function(f"document.querySelector('#play').dataset.seat === '{nxt}' && !document.querySelector('#cover')")
+        page.wait_for_function(f"document.querySelector('#play').dataset.seat === '{nxt}' "
+                               "&& !document.querySelector('#cover')")
     assert recorded.foreign() == []
     assert recorded.errors == []

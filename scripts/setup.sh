@@ -14,3 +14,4 @@ if [ "${1:-}" = "--test" ]; then
 else
   .venv/bin/python -m pip install -q -e .
 fi
+.venv/bin/python -m toybattle.site.assets || echo "setup: the static site's assets (Pyodide, wheels) were not fetched; \`toybattle site\` fetches them when first run" >&2

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sys
 
 import pytest
 
+from toybattle.site import build
+
+sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
+from site_harness import Recorded, serving
 from test_app_browser import ME_TURN, play_one, ply, start_game  # the app's own UI steps
 
 pytestmark = pytest.mark.slow
@@ -116,3 +121,54 @@ def test_hot_seat_covers_the_screen_between_turns(site, recorded):
                                "&& !document.querySelector('#cover')")
     assert recorded.foreign() == []
     assert recorded.errors == []
+
+
+def test_an_update_is_picked_up_on_the_next_visit_and_keeps_saved_games(site_dir, tmp_path, browser):
+    www = tmp_path / "www"
+    shutil.copytree(site_dir, www)
+    profile = tmp_path / "profile"
+
+    def visit(path: str) -> tuple[Recorded, object]:
+        rec = Recorded(browser, profile)
+        page = rec.page()
+        page.goto(url + path)
+        return rec, page
+
+    with serving(www) as url:
+        rec, page = visit("/")
+        start_game(page, url, terrain="castle", level="random")
+        play_moves(page, 2, seed=21)
+        game, before = page.url, (ply(page), page.locator("#rack").inner_text())
+        page.wait_for_function(CONTROLLED)
+        old = page.evaluate("caches.keys()")
+        rec.context.close()
+        # a new release: one file changes, and the builder derives a new version and file list
+        css = www / "static/css/app.css"
+        css.write_text(css.read_text() + "\n#app { --release-mark: 2; }\n")
+        version = build._service_worker(www, build._static())["version"]
+        assert [f"toybattle-{version}"] != old
+        # this visit notices the new sw.js: the new version installs in the background
+        rec, page = visit("/")
+        page.wait_for_function("v => caches.keys().then(k => k.length === 1 && k[0] === v)", arg=f"toybattle-{version}")
+        page.close()
+        # the next visit is served the new files, and the saved game is still there
+        page = rec.page()
+        page.goto(game)
+        page.wait_for_function(ME_TURN)
+        assert "--release-mark: 2" in page.evaluate("fetch('/static/css/app.css').then(r => r.text())")
+        assert (ply(page), page.locator("#rack").inner_text()) == before
+        assert rec.foreign() == [] and rec.errors == []
+        rec.context.close()
+
+
+def test_a_second_tab_waits_until_the_first_is_closed(site, recorded):
+    first = recorded.page()
+    start_game(first, site, terrain="castle", level="random")
+    second = recorded.page()
+    second.goto(site + "/")
+    second.wait_for_selector("text=open in another tab")
+    assert not second.locator("#newgame").count()
+    first.close()  # its worker ends, and with it its hold on the saved games
+    second.wait_for_selector("#newgame")
+    second.wait_for_selector(".game-item")  # the first tab's game is there
+    assert recorded.foreign() == [] and recorded.errors == []

@@ -100,7 +100,7 @@ def build(out: Path, log: bool = False) -> dict[str, Any]:
 def _service_worker(out: Path, static: Path) -> dict[str, Any]:
     """sw.js with the list of every file and a version derived from their bytes: any change to
     the site changes sw.js, which is what makes browsers pick the update up."""
-    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != MARK)
+    files = sorted(p for p in out.rglob("*") if p.is_file() and p.relative_to(out).as_posix() not in (MARK, "sw.js"))
     digest = hashlib.sha256()
     urls = []
     for p in files:

@@ -9,9 +9,18 @@ const CACHE = `toybattle-${VERSION}`;
 // pages asked for by another name than their file
 const ALIASES = { "/": "/index.html", "/learn": "/learn/index.html", "/learn/": "/learn/index.html" };
 
+// Each file is asked for under its version (?v=...) and stored under its own name: no copy that a
+// browser or proxy cache kept from an older version can slip into the new one.
+async function fill(cache) {
+  await Promise.all(FILES.map(async (f) => {
+    const r = await fetch(`${f}?v=${VERSION}`, { cache: "no-store" });
+    if (!r.ok) throw new Error(`${f}: HTTP ${r.status}`);
+    await cache.put(f, r);
+  }));
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: "reload" }))))
-    .then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then(fill).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

@@ -4,7 +4,7 @@
 //                   {t:"ws-send", sock, data}                      {t:"ws-close", sock}
 //   worker -> page  {t:"http", id, status, headers, body}          {t:"ws-open", sock}
 //                   {t:"ws-message", sock, data}  {t:"ws-close", sock, code}
-//                   {t:"status", text}  {t:"ready"}  {t:"failed", message}
+//                   {t:"status", text} (a line for the player)  {t:"ready"}  {t:"failed", message}
 // Games live in the app's SQLite file on an IndexedDB-backed file system (IDBFS at /data), saved
 // after every write; an HTTP answer waits until the save is done.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
@@ -70,6 +70,7 @@ async function ownGames() {
 
 async function boot() {
   await ownGames();
+  post({ t: "status", text: "Starting Python in this browser…" });
   const [py, site] = await Promise.all([
     loadPyodide({ indexURL: new URL("pyodide/", BASE).href, stdout: () => {}, stderr: (s) => console.warn(s) }),
     fetch(new URL("site.json", BASE)).then((r) => r.json()),

@@ -25,6 +25,7 @@ async function offlineCache() {
     const reg = await sw.register("/sw.js");
     const coming = reg.installing || reg.waiting;
     if (sw.controller || !coming) return;
+    loading("Keeping Toy Battle in this browser for offline play…");
     await new Promise((done) => {
       sw.addEventListener("controllerchange", done, { once: true });
       coming.addEventListener("statechange", () => coming.state === "redundant" && done());
@@ -32,6 +33,12 @@ async function offlineCache() {
   } catch (e) {
     console.warn("no offline cache:", e);
   }
+}
+
+// a line for the player while the page waits for Python (the app's "Loading…" paragraph)
+function loading(text) {
+  const p = document.querySelector(".loading");
+  if (p) p.textContent = text;
 }
 
 function onWorkerMessage({ data: m }) {
@@ -45,9 +52,7 @@ function onWorkerMessage({ data: m }) {
     answers.clear();
     for (const s of [...sockets.values()]) s.closedByWorker(1011);
   } else if (m.t === "status") {
-    console.warn(m.text);
-    const p = document.querySelector(".loading");
-    if (p) p.textContent = m.text;
+    loading(m.text);
   } else if (m.t.startsWith("ws-")) {
     const s = sockets.get(m.sock);
     if (!s) return;

@@ -67,4 +67,5 @@ else
   echo "setup: installing toybattle into .venv" >&2
   .venv/bin/python -m pip install -q -e .
 fi
+.venv/bin/python -m toybattle.site.assets || echo "setup: the static site's assets (Pyodide, wheels) were not fetched; \`toybattle site\` fetches them when first run" >&2
 echo "$want $mode" > "$STAMP"

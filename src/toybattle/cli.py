@@ -67,6 +67,12 @@ def _lessons() -> Register:
     return cli.register
 
 
+def _site() -> Register:
+    from .site import build
+
+    return build.register
+
+
 # command -> the area that registers it (in the order `toybattle --help` lists them)
 COMMANDS: dict[str, Callable[[], Register]] = {
     "replay": _rules, "legal": _rules, "terrains": _rules, "bench": _rules,
@@ -74,6 +80,7 @@ COMMANDS: dict[str, Callable[[], Register]] = {
     "serve": _app,
     "host": _online, "join": _online,
     "lessons": _lessons, "rules": _lessons,
+    "site": _site,
 }
 
 

@@ -28,7 +28,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import segno
 from starlette.applications import Starlette
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
@@ -572,6 +571,7 @@ async def invite(request: Request) -> JSONResponse:
                 "address on your network (your system's network settings show it).")
     else:
         note = ""
+    import segno  # here, not at the top: the in-browser site has no invitations and ships no segno
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
     return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
 

@@ -1,5 +1,6 @@
 // What the server says about the game itself (/api/meta: troops, special bases, terrains, rule texts)
 // and the terrains' boards, fetched once per page.
+import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const cache = { meta: null, terrains: {} };
 

@@ -3,6 +3,7 @@ import { $, h, fill, badge, cap } from "./dom.js";
 import { getMeta, terrainInfo } from "./data.js";
 import { saved } from "./saved.js";
 import { startOnline, resumeOnline } from "./rooms.js";
+import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const app = () => $("#app");
 

@@ -1,3 +1,127 @@
+// The page's one transport seam. Every HTTP-API call (`fetch` below) and the websocket protocol
+// (docs/protocol.md, `GameSocket`) go through here, to one of two places:
+// - the app's server (`toybattle serve`): plain fetch and a WebSocket;
+// - the static site (`toybattle site`, whose pages carry <meta name="toybattle-transport"
+//   content="worker">): the same requests and messages, handed to a Web Worker that runs the same
+//   app on Pyodide (static/site/worker.js; messages in docs/browser.md).
+// Modules call `fetch` from here instead of the global one; nothing else changes between the two.
+
+const SITE = document.querySelector('meta[name="toybattle-transport"]')?.content === "worker";
+const OPEN = 1; // WebSocket.OPEN
+
+let worker = null; // a promise of the site's Web Worker, started once
+const answers = new Map(); // http request id -> {resolve, reject}
+const sockets = new Map(); // socket number -> WorkerSocket
+let nextRequest = 1;
+let nextSocket = 1;
+let failure = null;
+
+// On a first visit the service worker caches the whole site first and the Web Worker then loads
+// Python from that cache: the big files cross the network once, not twice.
+async function offlineCache() {
+  if (!("serviceWorker" in navigator)) return;
+  const sw = navigator.serviceWorker;
+  try {
+    const reg = await sw.register("/sw.js");
+    const coming = reg.installing || reg.waiting;
+    if (sw.controller || !coming) return;
+    loading("Keeping Toy Battle in this browser for offline play…");
+    await new Promise((done) => {
+      sw.addEventListener("controllerchange", done, { once: true });
+      coming.addEventListener("statechange", () => coming.state === "redundant" && done());
+    });
+  } catch (e) {
+    console.warn("no offline cache:", e);
+  }
+}
+
+// a line for the player while the page waits for Python (the app's "Loading…" paragraph)
+function loading(text) {
+  const p = document.querySelector(".loading");
+  if (p) p.textContent = text;
+}
+
+function onWorkerMessage({ data: m }) {
+  if (m.t === "http") {
+    const a = answers.get(m.id);
+    answers.delete(m.id);
+    if (a) a.resolve(m);
+  } else if (m.t === "failed") {
+    failure = new Error(`Toy Battle could not start in this browser: ${m.message}`);
+    for (const a of answers.values()) a.reject(failure);
+    answers.clear();
+    for (const s of [...sockets.values()]) s.closedByWorker(1011);
+  } else if (m.t === "status") {
+    loading(m.text);
+  } else if (m.t.startsWith("ws-")) {
+    const s = sockets.get(m.sock);
+    if (!s) return;
+    if (m.t === "ws-open") s.openedByWorker();
+    else if (m.t === "ws-message") s.onmessage && s.onmessage({ data: m.data });
+    else if (m.t === "ws-close") s.closedByWorker(m.code);
+  }
+}
+
+function toWorker(msg) {
+  worker ??= offlineCache().then(() => {
+    const w = new Worker("/static/site/worker.js", { type: "module" });
+    w.onmessage = onWorkerMessage;
+    return w;
+  });
+  worker.then((w) => w.postMessage(msg));
+}
+
+if (SITE) toWorker({ t: "start" }); // Python starts loading while the page draws
+
+function isApi(url) {
+  return url.origin === location.origin && url.pathname.startsWith("/api/");
+}
+
+/** `window.fetch` for the app's API: in the site, answered by the worker with a real Response. */
+export function fetch(resource, opts = {}) {
+  const url = new URL(typeof resource === "string" ? resource : resource.url, location.href);
+  if (!SITE || !isApi(url)) return globalThis.fetch(resource, opts);
+  if (failure) return Promise.reject(failure);
+  const id = nextRequest++;
+  const msg = { t: "http", id, method: opts.method || "GET", path: url.pathname + url.search,
+                headers: [...new Headers(opts.headers || {})], body: typeof opts.body === "string" ? opts.body : "" };
+  return new Promise((resolve, reject) => {
+    answers.set(id, { resolve, reject });
+    toWorker(msg);
+  }).then((r) => new Response([101, 204, 205, 304].includes(r.status) ? null : r.body,
+                              { status: r.status, headers: r.headers }));
+}
+
+/** A WebSocket look-alike whose frames go to the worker's app (only what GameSocket uses). */
+class WorkerSocket {
+  constructor(path) {
+    this.sock = nextSocket++;
+    this.readyState = 0;
+    sockets.set(this.sock, this);
+    toWorker({ t: "ws-open", sock: this.sock, path });
+    if (failure) queueMicrotask(() => this.closedByWorker(1011));
+  }
+  openedByWorker() { this.readyState = OPEN; this.onopen && this.onopen(); }
+  closedByWorker(code) {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    sockets.delete(this.sock);
+    this.onclose && this.onclose({ code });
+  }
+  send(text) { if (this.readyState === OPEN) toWorker({ t: "ws-send", sock: this.sock, data: text }); }
+  close() {
+    if (this.readyState === 3) return;
+    toWorker({ t: "ws-close", sock: this.sock });
+    this.closedByWorker(1000);
+  }
+}
+
+function openSocket(path) {
+  if (SITE) return new WorkerSocket(path);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return new WebSocket(`${scheme}://${location.host}${path}`);
+}
+
 // The browser side of the websocket protocol (docs/protocol.md): one socket, bound to one seat,
 // re-bound after every reconnect. Callbacks: onView(view), onError(message, id), onRematch(msg),
 // onStatus("online" | "offline").
@@ -12,8 +136,7 @@ export class GameSocket {
   }
 
   open() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    const ws = openSocket("/ws");
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
@@ -38,7 +161,7 @@ export class GameSocket {
   }
 
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+    if (this.ws && this.ws.readyState === OPEN) {
       msg.id = this.nextId++;
       this.ws.send(JSON.stringify(msg));
       return msg.id;

@@ -4,6 +4,7 @@ import { $, h, badge, cap, other } from "./dom.js";
 import { getMeta } from "./data.js";
 import { troopCard } from "./cards.js";
 import { openSheet, confirmBox } from "./sheet.js";
+import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 /** Hide the screen until `seat`'s player says they hold the device (a hot-seat hand-over). */
 export function coverFor(screen, seat) {

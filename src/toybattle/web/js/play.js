@@ -12,7 +12,7 @@ import { openSheet, closeSheet } from "./sheet.js";
 import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteSheet } from "./overlays.js";
 import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
-import { GameSocket } from "./net.js";
+import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 
 const app = () => $("#app");
 

@@ -3,6 +3,7 @@ import { drawBoard } from "./board.js";
 import { $, h, fill, badge, medalIcon, cap, other, svgEl } from "./dom.js";
 import { getMeta, getTerrain, terrainInfo } from "./data.js";
 import { saved } from "./saved.js";
+import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const app = () => $("#app");
 

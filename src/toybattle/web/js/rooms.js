@@ -3,6 +3,7 @@
 import { $, h } from "./dom.js";
 import { saved } from "./saved.js";
 import { openSheet, closeSheet } from "./sheet.js";
+import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 export async function startOnline(form, body) {
   const join = form.room.value === "join";

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toybattle.app.server import web_dir
-from toybattle.cli import UserError
+from toybattle.errors import UserError
 
 from . import assets
 

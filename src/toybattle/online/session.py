@@ -34,6 +34,16 @@ class Player(Protocol):
         """A message was agreed (for showing the game); bots ignore it."""
 
 
+class Rooms(Protocol):
+    """Opens and joins rooms without Twisted (online.mailbox.client.Rooms: a browser's websocket, say);
+    without one, a Game uses magic-wormhole itself (transport.py). Both return a Link (code, send,
+    recv, close)."""
+
+    async def host(self, relay: str, on_code: Callable[[str], Any], wait: float | None) -> Any: ...
+
+    async def join(self, relay: str, code: str, wait: float | None) -> Any: ...
+
+
 class BotPlayer:
     """A bot of toybattle.bots plays this seat. With a seed, each decision's bot is seeded from
     (seed, message number), so a resumed game plays on exactly as an uninterrupted one."""
@@ -103,8 +113,10 @@ def _setup_from(d: Any) -> Setup:
 class Game:
     """Runs one game for one peer: handshake, catch-up, then messages until the end."""
 
-    def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None):
+    def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None,
+                 rooms: Rooms | None = None):
         self.opts = opts
+        self.rooms = rooms
         self.player = player
         self.say = say
         self.store = store or Store(opts.db)
@@ -128,7 +140,8 @@ class Game:
         if self.match is None:
             setup = Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game, self.opts.seat)
             self.match = Match(setup, setup.host_seat, Secrets.generate(self.opts.seed))
-        link = await self._guard(transport.host(reactor, self.relay, on_code, self.opts.wait))
+        link = await self._guard(self.rooms.host(self.relay, on_code, self.opts.wait) if self.rooms else
+                                 transport.host(reactor, self.relay, on_code, self.opts.wait))
         try:
             link.send(_hello(self.match, bool(self.opts.resume), self.match.setup))
             theirs = await self._recv(link, "hello")
@@ -139,7 +152,9 @@ class Game:
 
     async def join(self, reactor: Any, code: str) -> dict:
         self.load()
-        link = await self._guard(transport.join(reactor, self.relay, code, self.opts.wait or 60.0))
+        wait = self.opts.wait or 60.0
+        link = await self._guard(self.rooms.join(self.relay, code, wait) if self.rooms else
+                                 transport.join(reactor, self.relay, code, wait))
         try:
             theirs = await self._recv(link, "hello")
             mine = self.match.setup.game if self.match else None
@@ -220,9 +235,8 @@ class Game:
                 obj = await self._recv(link)
             if obj.get("k") == "forfeit":
                 return self._told(obj)
-            if obj.get("k") != "msg" or not self._take(link, obj.get("m")):
-                if not m.finished:
-                    return self._fail(link, Forfeit(peer, f"sent a {obj.get('k')!r} message during the game"))
+            if (obj.get("k") != "msg" or not self._take(link, obj.get("m"))) and not m.finished:
+                return self._fail(link, Forfeit(peer, f"sent a {obj.get('k')!r} message during the game"))
         return m.result()
 
     def _take(self, link: Link, text: Any) -> bool:

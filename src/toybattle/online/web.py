@@ -20,8 +20,10 @@ seat's ``act``/``concede`` into this peer's next message. Errors are one line in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
+import sys
 import threading
 from typing import Any
 
@@ -35,12 +37,27 @@ from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
 from .protocol import Forfeit, Match
-from .session import Game, Options, SessionError
+from .session import Game, Options, Rooms, SessionError
 
 log = logging.getLogger("toybattle.online")
 
 
-def _reactor() -> Any:
+def _rooms() -> Rooms | None:
+    """In a browser (the static site's worker, on Pyodide) rooms go through the browser's WebSocket
+    and the pure-Python wormhole client: there is no Twisted there. Elsewhere magic-wormhole opens them."""
+    if sys.platform != "emscripten":
+        return None
+    from .mailbox.browser import connect_browser
+    from .mailbox.client import Rooms as MailboxRooms
+    return MailboxRooms(connect_browser)
+
+
+def _reactor(game: Game) -> Any:
+    """What ``game.host``/``game.join`` take: Twisted's reactor, or nothing when the game has its own rooms."""
+    return None if game.rooms else _twisted()
+
+
+def _twisted() -> Any:
     """Twisted's reactor on the app's running loop (installed at the first room). Its worker
     threads are daemons so that stopping the server is never held up by them."""
     from twisted.python import threadpool
@@ -279,7 +296,7 @@ def routes(ctx: Any) -> list[Route]:
         except Refused as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store)
+        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player)
         game.extra = {"app": {"token": session.token}}
         ready = asyncio.get_running_loop().create_future()
@@ -289,7 +306,7 @@ def routes(ctx: Any) -> list[Route]:
             ctx.games.add(session)
             ready.set_result(None)
 
-        session.run(game.host(_reactor(), on_code))
+        session.run(game.host(_reactor(game), on_code))
         await asyncio.wait([ready, session.task], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             return JSONResponse({"error": session.error}, status_code=400)
@@ -306,10 +323,10 @@ def routes(ctx: Any) -> list[Route]:
         if not isinstance(code, str):
             return JSONResponse({"error": "type the room code, e.g. 7-guitarist-revenge"}, status_code=400)
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store)
+        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player, code.strip().lower())
         game.extra = {"app": {"token": session.token}}
-        session.run(game.join(_reactor(), code))
+        session.run(game.join(_reactor(game), code))
         while game.match is None and not session.task.done():
             await asyncio.sleep(0.02)
         if game.match is None:
@@ -335,7 +352,7 @@ def routes(ctx: Any) -> list[Route]:
             return JSONResponse({"error": str(e)}, status_code=400)
         opts.resume = old.id
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store)
+        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         try:
             game.load()  # the stored history, replayed through every check (nothing is written)
         except SessionError as e:
@@ -352,12 +369,14 @@ def routes(ctx: Any) -> list[Route]:
             ctx.games.add(session)
             ready.set_result(None)
 
+        pushes: list[asyncio.Task[None]] = []  # held, so the push is not collected before it runs
+
         def on_play() -> None:
             playing.set_result(None)
-            loop.create_task(session.changed())  # the board leaves "waiting", whoever moves next
+            pushes.append(loop.create_task(session.changed()))  # the board leaves "waiting", whoever moves next
 
         game.on_play = on_play
-        session.run(game.host(_reactor(), on_code) if code is None else game.join(_reactor(), code))
+        session.run(game.host(_reactor(game), on_code) if code is None else game.join(_reactor(game), code))
         await asyncio.wait([ready if code is None else playing, session.task], return_when=asyncio.FIRST_COMPLETED)
         if (code is None and not ready.done()) or (code is not None and not playing.done()):
             return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
@@ -378,10 +397,8 @@ def routes(ctx: Any) -> list[Route]:
         except Refused as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         s.task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await s.task
-        except asyncio.CancelledError:
-            pass
         s.code = ""
         s.error = "You closed the room; the game is saved. Resume it from Your games."
         await s.changed()

@@ -23,24 +23,78 @@ class CryptoError(ValueError):
 
 
 def _rounds(state: list[int]) -> list[int]:
-    """Salsa20's 20 rounds (10 double rounds: columns, then rows) on a copy of ``state``."""
-    x = list(state)
-
-    def quarter(a: int, b: int, c: int, d: int) -> None:
-        for dst, s1, s2, rot in ((b, a, d, 7), (c, b, a, 9), (d, c, b, 13), (a, d, c, 18)):
-            v = (x[s1] + x[s2]) & MASK
-            x[dst] ^= ((v << rot) | (v >> (32 - rot))) & MASK
-
+    """Salsa20's 20 rounds (10 double rounds: columns, then rows) on a copy of ``state``, spelled out
+    on local names: a per-step loop made sealing ten times slower."""
+    x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15 = state
+    m = MASK
     for _ in range(10):
-        quarter(0, 4, 8, 12)
-        quarter(5, 9, 13, 1)
-        quarter(10, 14, 2, 6)
-        quarter(15, 3, 7, 11)
-        quarter(0, 1, 2, 3)
-        quarter(5, 6, 7, 4)
-        quarter(10, 11, 8, 9)
-        quarter(15, 12, 13, 14)
-    return x
+        # columns
+        t = (x0 + x12) & m
+        x4 ^= ((t << 7) | (t >> 25)) & m
+        t = (x4 + x0) & m
+        x8 ^= ((t << 9) | (t >> 23)) & m
+        t = (x8 + x4) & m
+        x12 ^= ((t << 13) | (t >> 19)) & m
+        t = (x12 + x8) & m
+        x0 ^= ((t << 18) | (t >> 14)) & m
+        t = (x5 + x1) & m
+        x9 ^= ((t << 7) | (t >> 25)) & m
+        t = (x9 + x5) & m
+        x13 ^= ((t << 9) | (t >> 23)) & m
+        t = (x13 + x9) & m
+        x1 ^= ((t << 13) | (t >> 19)) & m
+        t = (x1 + x13) & m
+        x5 ^= ((t << 18) | (t >> 14)) & m
+        t = (x10 + x6) & m
+        x14 ^= ((t << 7) | (t >> 25)) & m
+        t = (x14 + x10) & m
+        x2 ^= ((t << 9) | (t >> 23)) & m
+        t = (x2 + x14) & m
+        x6 ^= ((t << 13) | (t >> 19)) & m
+        t = (x6 + x2) & m
+        x10 ^= ((t << 18) | (t >> 14)) & m
+        t = (x15 + x11) & m
+        x3 ^= ((t << 7) | (t >> 25)) & m
+        t = (x3 + x15) & m
+        x7 ^= ((t << 9) | (t >> 23)) & m
+        t = (x7 + x3) & m
+        x11 ^= ((t << 13) | (t >> 19)) & m
+        t = (x11 + x7) & m
+        x15 ^= ((t << 18) | (t >> 14)) & m
+        # rows
+        t = (x0 + x3) & m
+        x1 ^= ((t << 7) | (t >> 25)) & m
+        t = (x1 + x0) & m
+        x2 ^= ((t << 9) | (t >> 23)) & m
+        t = (x2 + x1) & m
+        x3 ^= ((t << 13) | (t >> 19)) & m
+        t = (x3 + x2) & m
+        x0 ^= ((t << 18) | (t >> 14)) & m
+        t = (x5 + x4) & m
+        x6 ^= ((t << 7) | (t >> 25)) & m
+        t = (x6 + x5) & m
+        x7 ^= ((t << 9) | (t >> 23)) & m
+        t = (x7 + x6) & m
+        x4 ^= ((t << 13) | (t >> 19)) & m
+        t = (x4 + x7) & m
+        x5 ^= ((t << 18) | (t >> 14)) & m
+        t = (x10 + x9) & m
+        x11 ^= ((t << 7) | (t >> 25)) & m
+        t = (x11 + x10) & m
+        x8 ^= ((t << 9) | (t >> 23)) & m
+        t = (x8 + x11) & m
+        x9 ^= ((t << 13) | (t >> 19)) & m
+        t = (x9 + x8) & m
+        x10 ^= ((t << 18) | (t >> 14)) & m
+        t = (x15 + x14) & m
+        x12 ^= ((t << 7) | (t >> 25)) & m
+        t = (x12 + x15) & m
+        x13 ^= ((t << 9) | (t >> 23)) & m
+        t = (x13 + x12) & m
+        x14 ^= ((t << 13) | (t >> 19)) & m
+        t = (x14 + x13) & m
+        x15 ^= ((t << 18) | (t >> 14)) & m
+    return [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]
 
 
 def _state(key: bytes, middle: bytes) -> list[int]:

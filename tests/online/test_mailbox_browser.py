@@ -136,3 +136,9 @@ def test_a_wrong_code_in_the_browser_gets_one_line_on_both_sides(browser, page_u
     rc, out, err = cli.finish()
     assert rc != 0 and "someone typed a wrong code" in err and "Traceback" not in err, (out, err)
     page.context.close()
+
+
+def test_an_unreachable_mailbox_in_the_browser_gets_one_line(browser, page_url):
+    page = BrowserPeer(browser, page_url, relay="ws://127.0.0.1:9/v1", seed="u", code="7-guitarist-revenge")
+    assert page.outcome() == {"error": "cannot reach the mailbox at ws://127.0.0.1:9/v1"}
+    page.context.close()

@@ -30,12 +30,17 @@ class BrowserSocket:
         return text
 
     async def close(self) -> None:
-        for event, proxy in self._proxies.items():  # unhooked first: no callback may reach a freed proxy
-            self._ws.removeEventListener(event, proxy)
-            proxy.destroy()
-        self._proxies.clear()
+        _unhook(self._ws, self._proxies)
         self._ws.close()
         self._inbox.put_nowait(None)
+
+
+def _unhook(ws: Any, proxies: dict[str, Any]) -> None:
+    """Remove the callbacks, then free them: no event may reach a freed proxy."""
+    for event, proxy in proxies.items():
+        ws.removeEventListener(event, proxy)
+        proxy.destroy()
+    proxies.clear()
 
 
 async def connect_browser(url: str) -> Socket:
@@ -72,7 +77,8 @@ async def connect_browser(url: str) -> Socket:
         ws.addEventListener(event, proxy)
     try:
         await asyncio.wait_for(opened, 20)
-    except TimeoutError:
+    except (TimeoutError, OSError):
+        _unhook(ws, proxies)
         ws.close()
-        raise OSError(f"{url} did not answer") from None
+        raise OSError(f"cannot open {url}") from None
     return BrowserSocket(ws, inbox, proxies)

@@ -126,3 +126,21 @@ def test_a_site_player_and_the_cli_finish_one_game(browser, site, mailbox, tmp_p
     shown = page.play_to_the_end(seed=5)
     _check(page, cli.result(), "cli", shown)
     page.context.close()
+
+
+def test_a_tampered_message_from_the_cli_is_caught_in_the_site_with_the_same_reason(browser, site, mailbox,
+                                                                                   tmp_path):
+    for seed in range(3):
+        cli = Peer(["host", "--relay", mailbox, "--json", "--timeout", "60", "--bot", "random", "--seed", f"c{seed}"],
+                   tmp_path / f"c{seed}.db", ["--cheat", "never_drawn"])
+        page = SitePlayer(browser, site, mailbox, "join")
+        page.join(cli.code())
+        shown = page.play_to_the_end(seed=seed)
+        cheater = cli.result()
+        page.context.close()
+        if cheater["reason"] != "forfeit":
+            continue  # the cheat's moment never came in this game: try another
+        assert cheater["winner"] == 1 and "was never drawn" in cheater["detail"]
+        assert cheater["detail"] in shown, (shown, cheater)
+        return
+    pytest.fail("the never_drawn cheat never came up")

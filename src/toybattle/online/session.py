@@ -41,6 +41,16 @@ class Player(Protocol):
         """A message was agreed (for showing the game); bots ignore it."""
 
 
+class Rooms(Protocol):
+    """Opens and joins rooms without Twisted (online.mailbox.client.Rooms: a browser's websocket, say);
+    without one, a Game uses magic-wormhole itself (transport.py). Both return a Link (code, send,
+    recv, close)."""
+
+    async def host(self, relay: str, on_code: Callable[[str], Any], wait: float | None) -> Any: ...
+
+    async def join(self, relay: str, code: str, wait: float | None) -> Any: ...
+
+
 class BotPlayer:
     """A bot of toybattle.bots plays this seat. With a seed, each decision's bot is seeded from
     (seed, message number), so a resumed game plays on exactly as an uninterrupted one."""
@@ -115,8 +125,10 @@ class Claimed(Exception):
 class Game:
     """Runs one game for one peer: handshake, catch-up, then messages until the end."""
 
-    def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None):
+    def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None,
+                 rooms: Rooms | None = None):
         self.opts = opts
+        self.rooms = rooms
         self.player = player
         self.say = say
         self.store = store or Store(opts.db)
@@ -154,7 +166,8 @@ class Game:
         if self.match is None:
             self._start(Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game,
                               self.opts.seat), self.opts.seat)
-        link = await self._guard(transport.host(reactor, self.relay, on_code, self.opts.wait))
+        link = await self._guard(self.rooms.host(self.relay, on_code, self.opts.wait) if self.rooms else
+                                 transport.host(reactor, self.relay, on_code, self.opts.wait))
         try:
             return await self.host_on(link)
         finally:
@@ -168,7 +181,9 @@ class Game:
 
     async def join(self, reactor: Any, code: str) -> dict[str, Any]:
         self.load()
-        link = await self._guard(transport.join(reactor, self.relay, code, self.opts.wait or 60.0))
+        wait = self.opts.wait or 60.0
+        link = await self._guard(self.rooms.join(self.relay, code, wait) if self.rooms else
+                                 transport.join(reactor, self.relay, code, wait))
         try:
             return await self.join_on(link)
         finally:

@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sys
 import threading
 from collections.abc import Coroutine
 from typing import Any
@@ -45,12 +46,27 @@ from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
 from .protocol import Match
-from .session import Game, Options, SessionError
+from .session import Game, Options, Rooms, SessionError
 
 log = logging.getLogger("toybattle.online")
 
 
-def _reactor() -> Any:
+def _rooms() -> Rooms | None:
+    """In a browser (the static site's worker, on Pyodide) rooms go through the browser's WebSocket
+    and the pure-Python wormhole client: there is no Twisted there. Elsewhere magic-wormhole opens them."""
+    if sys.platform != "emscripten":
+        return None
+    from .mailbox.browser import connect_browser
+    from .mailbox.client import Rooms as MailboxRooms
+    return MailboxRooms(connect_browser)
+
+
+def _reactor(game: Game) -> Any:
+    """What ``game.host``/``game.join`` take: Twisted's reactor, or nothing when the game has its own rooms."""
+    return None if game.rooms else _twisted()
+
+
+def _twisted() -> Any:
     """Twisted's reactor on the app's running loop (installed at the first room). Its worker
     threads are daemons so that stopping the server is never held up by them."""
     from twisted.python import threadpool
@@ -338,7 +354,7 @@ def routes(ctx: Any) -> list[Route]:
         except Refused as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store)
+        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player)
         game.extra = {"app": {"token": session.token}}
         ready = asyncio.get_running_loop().create_future()
@@ -348,7 +364,7 @@ def routes(ctx: Any) -> list[Route]:
             ctx.games.add(session)
             ready.set_result(None)
 
-        task = session.run(game.host(_reactor(), on_code))
+        task = session.run(game.host(_reactor(game), on_code))
         await asyncio.wait([ready, task], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             return JSONResponse({"error": session.error}, status_code=400)
@@ -365,10 +381,10 @@ def routes(ctx: Any) -> list[Route]:
         if not isinstance(code, str):
             return JSONResponse({"error": "type the room code, e.g. 7-guitarist-revenge"}, status_code=400)
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store)
+        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player, code.strip().lower())
         game.extra = {"app": {"token": session.token}}
-        task = session.run(game.join(_reactor(), code))
+        task = session.run(game.join(_reactor(game), code))
         while game.match is None and not task.done():
             await asyncio.sleep(0.02)
         if game.match is None:
@@ -396,7 +412,7 @@ def routes(ctx: Any) -> list[Route]:
             return JSONResponse({"error": str(e)}, status_code=400)
         opts.resume = old.id
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store)
+        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         try:
             game.load()  # the stored history, replayed through every check (nothing is written)
         except SessionError as e:
@@ -418,7 +434,7 @@ def routes(ctx: Any) -> list[Route]:
             session._push()  # the board leaves "waiting", whoever moves next
 
         game.on_play = on_play
-        task = session.run(game.host(_reactor(), on_code) if code is None else game.join(_reactor(), code))
+        task = session.run(game.host(_reactor(game), on_code) if code is None else game.join(_reactor(game), code))
         await asyncio.wait([ready if code is None else playing, task], return_when=asyncio.FIRST_COMPLETED)
         if (code is None and not ready.done()) or (code is not None and not playing.done()):
             return JSONResponse({"error": session.error or "the room closed"}, status_code=400)

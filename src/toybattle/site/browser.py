@@ -19,8 +19,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.types import Message
 
-from toybattle.app.server import build_app
-from toybattle.lessons.web import PART as LESSONS
+from toybattle.assembly import build_app
 from toybattle.store import GameRow, Store
 
 log = logging.getLogger("toybattle.site")
@@ -160,6 +159,6 @@ async def serve(db_path: str, post: Callable[[Message], object], persist: Callab
                 bot_delay: float = 0.6) -> Bridge:
     """The app over the games file at ``db_path``, started and ready for the page."""
     store = SyncedStore(db_path, persist)
-    bridge = Bridge(build_app(store, parts=(LESSONS,), bot_delay=bot_delay), post)
+    bridge = Bridge(build_app(store, bot_delay=bot_delay), post)
     await bridge.start()
     return bridge

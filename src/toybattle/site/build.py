@@ -26,9 +26,9 @@ MARK = ".toybattle-site"  # names a directory this command built, so a rebuild m
 TRANSPORT = '<meta name="toybattle-transport" content="worker">'
 HEAD_EXTRA = (TRANSPORT + '\n<link rel="manifest" href="/manifest.webmanifest">\n'
               '<link rel="apple-touch-icon" href="/static/site/icon-192.png">\n')
-# the parts of the package the browser runs: not the online rooms (no wormhole library there),
-# not the front end (served as files) and not this builder
-PACKAGE_SKIP = ("online/", "web/", "site/build.py", "site/assets.py", "site/static/")
+# the parts of the package the browser runs: everything but the front end (served as files) and this
+# builder; online rooms run there through the pure-Python wormhole client (online/mailbox)
+PACKAGE_SKIP = ("web/", "site/build.py", "site/assets.py", "site/static/")
 ZIP_TIME = (2026, 1, 1, 0, 0, 0)  # fixed, so an unchanged package gives the same zip and version
 
 

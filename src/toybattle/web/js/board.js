@@ -6,6 +6,7 @@
 //     me: "blue",               // whose connected bases are marked
 //     targets: [18, 19],        // node ids to highlight as legal for the current choice
 //     selected: 17,             // a node id to mark as chosen (e.g. the troop a bridge will move)
+//     last: {seat, nodes},      // the other side's latest move, marked until the next one
 //     onTap: (id, kind) => {},  // kind: "node" | "region"; id: node id or region id
 //     onHover: (id, kind) => {},// pointer over a node/region (id null when it leaves)
 //     animate: true,            // animate placements, removals and moves since the last draw
@@ -80,6 +81,8 @@ export function drawBoard(svg, terrain, view, opts = {}) {
   const claimed = view.claimed || {};
   const targets = new Set((opts.targets || []).map(Number));
   const mine = new Set(((view.connected || {})[opts.me] || []).map(Number));
+  const last = new Set(((opts.last || {}).nodes || []).map(Number));
+  const plain = !!view.first_game;  // a first game: special bases have no effect, so none is marked
 
   el("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: `ground ground-${terrain.id}` }, svg);
 
@@ -119,11 +122,15 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (top) cls.push("held", top[0]);
     if (mine.has(n.id)) cls.push("linked");
     if (targets.has(n.id)) cls.push("target");
+    if (last.has(n.id)) cls.push("last");
     if (opts.selected === n.id) cls.push("selected");
     if (view.dnode === n.id) cls.push("acting");
     const g = el("g", { class: cls.join(" "), transform: `translate(${x},${y})`, "data-node": n.id }, nodes);
     groups[n.id] = g;
-    if (targets.has(n.id)) el("circle", { r: R + 6, class: "target-ring" }, g);
+    if (targets.has(n.id)) {
+      el("circle", { r: R + 6, class: "target-halo" }, g);
+      el("circle", { r: R + 6, class: "target-ring" }, g);
+    }
     if (n.kind === "hq") {
       el("path", { d: badgePath(n.side, R + 2), class: "hq-shape" }, g);
       const t = el("text", { class: "hq-label", y: top ? -R - 6 : 4 }, g);
@@ -143,23 +150,30 @@ export function drawBoard(svg, terrain, view, opts = {}) {
         t.textContent = stack.length;
       }
     }
-    if (n.power) {
+    if (n.power && !plain) {
       const p = el("g", { class: `power power-${n.power}`, transform: `translate(${R - 3},${-R + 3})` }, g);
       el("circle", { r: 8.5 }, p);
       const t = el("text", { y: 3.6 }, p);
       t.textContent = POWER_MARK[n.power] || "★";
     }
-    if (n.allowed_codes) {
+    if (n.allowed_codes && !plain) {
       const r = el("g", { class: "restrict", transform: `translate(0,${R + 9})` }, g);
       const label = n.allowed_codes.join("·");
       el("rect", { x: -label.length * 2.6 - 3, y: -6.5, width: label.length * 5.2 + 6, height: 11, rx: 4 }, r);
       const t = el("text", { y: 2.4 }, r);
       t.textContent = label;
     }
-    if (n.kind === "base") {
-      const idt = el("text", { class: "node-id", x: -R + 1, y: R + 1 }, g);
+    if (n.kind === "base" && !top) {  // an empty base shows its number large, inside it
+      const idt = el("text", { class: "node-id inside", y: 5.5 }, g);
+      idt.textContent = n.id;
+    } else if (n.kind === "base") {  // a held base: on a tag at its lower left
+      const tag = el("g", { class: "node-tag", transform: `translate(${-R + 2},${R - 3})` }, g);
+      el("rect", { x: -8, y: -7, width: 16, height: 13, rx: 4 }, tag);
+      const idt = el("text", { class: "node-id", y: 3.5 }, tag);
       idt.textContent = n.id;
     }
+    // the latest move: a pointer above the base, in the mover's colour
+    if (last.has(n.id)) el("path", { d: `M-7 ${-R - 13} H7 L0 ${-R - 2} Z`, class: `last-mark ${opts.last.seat}` }, g);
     el("circle", { r: R + 8, class: "hit", "data-node": n.id }, g);
   }
 

@@ -16,6 +16,21 @@ import { GameSocket } from "./net.js";
 
 const app = () => $("#app");
 
+// the play screen's own words (kept together, ready for a catalogue)
+const T = {
+  connecting: "Connecting…",
+  offline: "Connection lost: reconnecting… Your taps wait until it is back.",
+  notSent: "Not sent: the connection is lost. Tap again once it is back.",
+  finishFirst: "Finish the current choice first (or skip it).",
+  picked: (name) => `tap a highlighted base (tap ${name} again to put it back).`,
+  nowhere: "nowhere to place it now (tap a base to see why); pick another troop.",
+  moveFrom: (n) => `Tap a highlighted base to move the troop on ${n} there (tap ${n} again to choose another).`,
+  thinking: (who) => `${who} is thinking…`,
+  strength: (t) => t.strength === null ? "joker" : `strength ${t.strength}`,
+  rackEmpty: "Your rack is empty.",
+  yourTurn: "Your turn.",
+};
+
 export class PlayScreen {
   constructor(id, entry) {
     this.id = id;
@@ -35,7 +50,7 @@ export class PlayScreen {
       onError: (m) => this.toast(m),
       onRematch: (m) => this.onRematch(m),
       onHint: (m) => this.onHint(m),
-      onStatus: (s) => this.root.classList.toggle("offline", s === "offline"),
+      onStatus: (s) => this.setOnline(s !== "offline"),
     });
   }
 
@@ -49,6 +64,7 @@ export class PlayScreen {
       h("header", { class: "topbar" },
         h("a", { class: "btn ghost", href: "#/", "aria-label": "Home", id: "home-btn" }, "◀"),
         h("div", { class: "title", id: "title" }, ""),
+        h("div", { class: "net-status", id: "net-status", role: "status" }),
         h("button", { class: "btn ghost", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
         h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, "Log"),
         h("button", { class: "btn ghost", id: "menu-btn", "aria-label": "More", onclick: () => this.showMenu() }, "⋯")),
@@ -56,17 +72,22 @@ export class PlayScreen {
       h("div", { class: "table" },
         h("div", { class: "board-wrap" },
           this.svg = svgEl({ id: "board", role: "img", "aria-label": "The board" }))),
-      h("div", { class: "ticker", id: "ticker", "aria-live": "polite" }),
-      h("aside", { class: "side" },
-        h("div", { class: "side-card", id: "side-card" }),
-        h("div", { class: "side-discard", id: "side-discard" }),
-        h("div", { class: "side-log", id: "side-log" })),
-      h("div", { class: "dock" },
-        h("div", { class: "toast hidden", id: "toast", role: "alert" }),
-        h("div", { class: "card-pop hidden", id: "card-pop" }),
-        h("div", { class: "prompt", id: "prompt" }, "Connecting…"),
-        h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
-        h("div", { class: "rack", id: "rack", "aria-label": "Your rack" })));
+      h("div", { class: "ticker", id: "ticker" }),
+      // the console: on a phone a dock of fixed height under the board (its words, cards and
+      // refusals share one box there, so the board never shrinks); on a desktop the right column
+      h("div", { class: "console" },
+        h("div", { class: "dock" },
+          h("div", { class: "info", id: "info" },
+            h("div", { class: "prompt", id: "prompt" }, T.connecting),
+            h("div", { class: "card-pop hidden", id: "card-pop" }),
+            h("div", { class: "toast hidden", id: "toast", role: "alert" })),
+          h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
+          h("div", { class: "rack", id: "rack", "aria-label": "Your rack" })),
+        h("aside", { class: "side" },
+          h("div", { class: "side-card", id: "side-card" }),
+          h("div", { class: "side-discard", id: "side-discard" }),
+          h("div", { class: "side-log", id: "side-log" }))),
+      h("div", { class: "sr-only", id: "announce", "aria-live": "polite" }));
     fill(app(), root);
   }
 
@@ -149,14 +170,18 @@ export class PlayScreen {
     this.renderStrip($("#me"), v.seat);
     drawBoard(this.svg, this.terrain, v, {
       flip: v.seat === "red", me: v.seat, targets: this.choice.targets(v), selected: this.choice.from ?? (this.choice.picked ? this.hintNode : null),
+      last: v.over && v.decider ? { seat: v.winner, nodes: v.decider.nodes } : v.last,
       onTap: (id, kind) => this.tap(id, kind), onHover: (id, kind) => this.hover(id, kind), fx,
     });
     this.svg.dataset.ply = v.ply;
     this.svg.dataset.actor = v.actor || "";
     this.svg.dataset.decision = v.decision;
     const last = v.log[v.log.length - 1];
-    $("#ticker").textContent = last ? this.words(last) : "";
-    fill($("#prompt"), ...this.promptContent());
+    const told = v.last ? v.last.text : (last ? this.words(last) : "");
+    $("#ticker").textContent = told;
+    $("#ticker").classList.toggle("other", !!(v.last && v.last.seat !== v.seat));
+    this.announce(told);
+    fill($("#prompt"), v.warning ? h("div", { class: "warn-line", id: "hq-warning" }, `⚠ ${v.warning}`) : null, ...this.promptContent());
     $("#prompt").classList.remove("error");  // set while a room waited and failed
     $("#prompt").classList.toggle("mine", !!v.legal);
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
@@ -179,24 +204,24 @@ export class PlayScreen {
   promptContent() {
     const v = this.view;
     const c = this.choice;
-    if (c.picked && v.legal) {
-      return [h("b", {}, `${troop(c.picked).name}: `), c.targets(v).length
-        ? " tap a highlighted base to place it (tap it on your rack again to put it back)."
-        : "nowhere to place it now (tap a base to see why); pick another troop."];
+    if (c.picked && v.legal) {  // the picked troop's card lives here, in the prompt's box: the board keeps its size
+      const t = troop(c.picked);
+      return [h("b", {}, `${t.name} (${T.strength(t)}): `), c.targets(v).length ? T.picked(t.name) : T.nowhere,
+        h("span", { class: "effect" }, ` ${t.effect}`)];
     }
-    if (c.from !== null && v.legal) return [`Tap a highlighted base to move the troop on ${c.from} there (tap ${c.from} again to choose another).`];
+    if (c.from !== null && v.legal) return [T.moveFrom(c.from)];
     const who = v.players[v.actor];
-    if (v.actor && v.actor !== v.seat && who && who.kind === "bot") return [h("span", { class: "thinking" }, `${who.name} is thinking…`)];
+    if (v.actor && v.actor !== v.seat && who && who.kind === "bot") return [h("span", { class: "thinking" }, T.thinking(who.name))];
     return [v.prompt];
   }
 
   renderButtons() {
     const v = this.view;
     const out = choiceButtons(v, v.seat, (action) => this.send(action));
-    if (v.can_undo) out.push(h("button", { class: "btn", id: "btn-undo", onclick: () => this.sock.undo() }, "↶ Undo"));
+    if (v.can_undo) out.push(h("button", { class: "btn", id: "btn-undo", onclick: () => this.out(() => this.sock.undo()) }, "↶ Undo"));
     if (v.legal && this.kind !== "online") out.push(h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": "Hint",
-      onclick: () => this.sock.hint() }, "Hint"));
-    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd() }, "Result"));
+      onclick: () => this.out(() => this.sock.hint()) }, "Hint"));
+    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, "Result"));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
     if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));
     fill($("#buttons"), ...out);
@@ -214,7 +239,7 @@ export class PlayScreen {
     const v = this.view;
     const tiles = rackTiles(v, this.choice, { onPick: (code, k) => this.pick(code, k),
       onLaid: (code) => this.showCard(laidCard(code, v.seat)) });
-    fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, "Your rack is empty."));
+    fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, T.rackEmpty));
   }
 
   renderSide() {
@@ -239,18 +264,17 @@ export class PlayScreen {
 
   // this.card: an element, or a function that builds it from the current view (cards about the board
   // and the counters), so that every new view redraws them and none shows a board that has changed
+  // On a phone a card shows in the prompt's box (a picked troop's card is the prompt itself); on a
+  // desktop in the side column.
   renderCard() {
     const pop = $("#card-pop");
-    let card = typeof this.card === "function" ? this.card() : this.card;
-    if (this.choice.picked && !isHint(card)) card = troopCard(this.choice.picked, this.view.seat);
-    if (!card) {
-      pop.classList.add("hidden"); fill(pop);
-      fill($("#side-card"), this.hovered ? this.boardCard(this.hovered.id, this.hovered.kind) : null);
-      return;
-    }
+    const card = typeof this.card === "function" ? this.card() : this.card;
+    const picked = this.choice.picked && !isHint(card) ? troopCard(this.choice.picked, this.view.seat) : null;
+    const side = picked || card || (this.hovered ? this.boardCard(this.hovered.id, this.hovered.kind) : null);
+    fill($("#side-card"), side ? side.cloneNode(true) : null);
+    if (!card || picked) { pop.classList.add("hidden"); fill(pop); return; }
     pop.classList.remove("hidden");
-    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; this.choice.reset(); this.render(); } }, "✕"));
-    fill($("#side-card"), card.cloneNode(true));
+    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; this.render(); } }, "✕"));
   }
 
   showCard(card) { this.card = card; this.renderCard(); }
@@ -266,6 +290,25 @@ export class PlayScreen {
     fill($("#side-card"), this.boardCard(id, kind));
   }
 
+  /** Say `text` to a screen reader (once: the same words twice are not repeated). */
+  announce(text) {
+    if (!text || text === this.announced) return;
+    this.announced = text;
+    $("#announce").textContent = text;
+  }
+
+  setOnline(online) {
+    this.online = online;
+    this.root.classList.toggle("offline", !online);
+    $("#net-status").textContent = online ? "" : T.offline;
+    if (!online) this.announce(T.offline);
+  }
+
+  /** Send something over the socket; a tap made while the connection is lost is said, never dropped silently. */
+  out(sendIt) {
+    if (sendIt() === null) this.toast(T.notSent);
+  }
+
   toast(message) {
     const t = $("#toast");
     t.textContent = message;
@@ -278,7 +321,7 @@ export class PlayScreen {
 
   send(action) {
     $("#toast").classList.add("hidden");
-    this.sock.act(action, this.view.ply);
+    this.out(() => this.sock.act(action, this.view.ply));
   }
 
   pick(code, k) {
@@ -286,7 +329,7 @@ export class PlayScreen {
     this.card = null;
     if (!this.choice.canPick(v)) {
       this.showCard(troopCard(code, v.seat));
-      if (v.legal) this.toast("Finish the current choice first (or skip it).");
+      if (v.legal) this.toast(T.finishFirst);
       return;
     }
     this.hintNode = null;
@@ -302,15 +345,14 @@ export class PlayScreen {
     if (meant && meant.send) { this.send(meant.send); return; }
     if (meant && meant.refused) { this.toast(meant.refused); return; }
     if (meant && meant.opened) { this.render(); return; }
-    this.showCard(() => this.boardCard(id, kind));
-    if (kind === "node" && this.choice.canPick(v)) this.toast("Pick a troop on your rack first, then tap where it goes.");
+    this.showCard(() => this.boardCard(id, kind));  // a tap that means nothing reads what was tapped
   }
 
   // -------------------------------------------------------------- overlays (overlays.js)
 
   cover(seat) { coverFor(this, seat); }
   uncover() { this.covered = false; const c = $("#cover"); if (c) c.remove(); }
-  showEnd() { endScreen(this); }
+  showEnd(again = false) { endScreen(this, again); }
   showMenu() { menuSheet(this); }
   showLog() { openSheet("Game log", this.logList(this.view ? this.view.log : [])); }
   showDiscard() { discardSheet(this); }

@@ -9,12 +9,19 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
+# the browser tests share their helpers (test_app_browser's start_game, play_one ...) by importing them
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "slow: a test that drives a real browser through whole games")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}

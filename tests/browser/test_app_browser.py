@@ -84,11 +84,12 @@ def no_horizontal_scroll(page) -> bool:
 
 
 def small_targets(page) -> list[str]:
-    """Visible interactive things smaller than 40 px on either side."""
+    """Visible interactive things smaller than 40 px on either side (the board's bases: 32 px)."""
     return page.evaluate("""() => [...document.querySelectorAll(
         'button, a.btn, select, .seg-opt span, #board circle.hit')]
       .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
-      .filter(e => { const r = e.getBoundingClientRect(); return r.width < 39.5 || r.height < 39.5; })
+      .filter(e => { const r = e.getBoundingClientRect(); const least = e.matches('#board circle.hit') ? 32 : 39.5;
+                     return r.width < least || r.height < least; })
       .map(e => e.outerHTML.slice(0, 80))""")
 
 

@@ -10,6 +10,9 @@
 //     onTap: (id, kind) => {},  // kind: "node" | "region"; id: node id or region id
 //     onHover: (id, kind) => {},// pointer over a node/region (id null when it leaves)
 //     animate: true,            // animate placements, removals and moves since the last draw
+//     keys: true,               // bases take the keyboard's focus: arrows move along the paths,
+//                               // Enter or Space taps, Escape calls onEscape()
+//     nodeLabel: (id) => "",    // what a screen reader says of a base
 //   });
 //
 // `terrain` is the terrain JSON served at /api/terrains/<id> (nodes with x, y in percent of a
@@ -73,6 +76,8 @@ export function drawBoard(svg, terrain, view, opts = {}) {
   const flip = !!opts.flip;
   const prev = svg.__tbPrev || null;
   const sameGame = prev && prev.terrain === terrain.id && prev.flip === flip;
+  const active = document.activeElement;
+  const hadFocus = active && svg.contains(active) && active.dataset.node ? Number(active.dataset.node) : null;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.classList.add("tb-board");
   while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -126,6 +131,11 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (opts.selected === n.id) cls.push("selected");
     if (view.dnode === n.id) cls.push("acting");
     const g = el("g", { class: cls.join(" "), transform: `translate(${x},${y})`, "data-node": n.id }, nodes);
+    if (opts.keys) {
+      g.setAttribute("tabindex", "-1");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", (opts.nodeLabel && opts.nodeLabel(n.id)) || String(n.id));
+    }
     groups[n.id] = g;
     if (targets.has(n.id)) {
       el("circle", { r: R + 6, class: "target-halo" }, g);
@@ -179,6 +189,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
 
   if (opts.animate !== false && sameGame) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
   svg.__tbPrev = { terrain: terrain.id, flip, stacks: JSON.parse(JSON.stringify(stacks)) };
+  if (opts.keys) keyboard(svg, terrain, at, groups, targets, hadFocus, opts);
 
   svg.onclick = (ev) => {
     const hit = ev.target.closest("[data-node],[data-region]");
@@ -225,4 +236,66 @@ function animateChanges(svg, before, after, groups, at, fx) {
       a.onfinish = () => gone.remove();
     }
   }
+}
+
+// ------------------------------------------------------------------ the keyboard
+
+const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+/** The node to go to from `from` in direction `dir`: a neighbour along a path if one lies that way,
+ * else the nearest node that way. */
+function step(terrain, at, from, dir) {
+  const near = new Set(terrain.paths.filter((p) => p.includes(from)).map((p) => (p[0] === from ? p[1] : p[0])));
+  const score = (id) => {
+    const dx = at[id][0] - at[from][0], dy = at[id][1] - at[from][1];
+    const d = Math.hypot(dx, dy) || 1;
+    const cos = (dx * dir[0] + dy * dir[1]) / d;
+    return cos < 0.35 ? -Infinity : cos * 2 - d / 200 + (near.has(id) ? 1 : 0);
+  };
+  let best = null;
+  for (const n of terrain.nodes) {
+    if (n.id === from) continue;
+    const s = score(n.id);
+    if (s > -Infinity && (best === null || s > best[1])) best = [n.id, s];
+  }
+  return best ? best[0] : null;
+}
+
+// One base at a time takes Tab (a roving tabindex): the focused one, else the first target, else the first base.
+function keyboard(svg, terrain, at, groups, targets, hadFocus, opts) {
+  let roving = hadFocus !== null ? hadFocus : (svg.__tbFocus in groups ? svg.__tbFocus : null);
+  // a new choice: the focus goes to its first target
+  if (targets.size && (roving === null || !targets.has(roving))) roving = [...targets][0];
+  if (roving === null) roving = terrain.nodes[0].id;
+  const focusOn = (id) => {
+    if (groups[svg.__tbFocus]) groups[svg.__tbFocus].setAttribute("tabindex", "-1");
+    svg.__tbFocus = id;
+    groups[id].setAttribute("tabindex", "0");
+    groups[id].focus({ preventScroll: true });
+  };
+  svg.__tbFocus = roving;
+  groups[roving].setAttribute("tabindex", "0");
+  if (hadFocus !== null) groups[roving].focus({ preventScroll: true });
+  svg.__tbFocusOn = focusOn;
+  svg.onkeydown = (ev) => {
+    const id = ev.target.dataset && ev.target.dataset.node ? Number(ev.target.dataset.node) : null;
+    if (id === null) return;
+    if (ARROWS[ev.key]) {
+      const to = step(terrain, at, id, ARROWS[ev.key]);
+      if (to !== null) focusOn(to);
+      ev.preventDefault();
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (opts.onTap) opts.onTap(id, "node");
+    } else if (ev.key === "Escape" && opts.onEscape) {
+      ev.preventDefault();
+      opts.onEscape();
+    }
+  };
+}
+
+/** Put the keyboard's focus on the board (on its first target, if any). */
+export function focusBoard(svg) {
+  const first = svg.querySelector("g.node.target") || svg.querySelector("g.node[tabindex='0']");
+  if (first && svg.__tbFocusOn) svg.__tbFocusOn(Number(first.dataset.node));
 }

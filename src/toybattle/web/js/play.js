@@ -1,9 +1,9 @@
 // The play screen: one game over the websocket (net.js). Its parts are drawn separately (board,
 // strips, prompt, buttons, rack, side panel), and every tap is looked up in the view (choice.js):
 // the page sends only action texts the server gave it.
-import { drawBoard, tileSvg } from "./board.js";
-import { $, h, fill, svgEl, badge, other } from "./dom.js";
-import { getMeta, getTerrain, troop, terrainInfo } from "./data.js";
+import { drawBoard, focusBoard, tileSvg } from "./board.js";
+import { $, h, fill, svgEl, badge, other, cap } from "./dom.js";
+import { getMeta, getTerrain, troop, troopName, terrainInfo, meta } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
@@ -28,7 +28,23 @@ const T = {
   thinking: (who) => `${who} is thinking…`,
   strength: (t) => t.strength === null ? "joker" : `strength ${t.strength}`,
   rackEmpty: "Your rack is empty.",
-  yourTurn: "Your turn.",
+  hint: (words) => `Hint: ${words}`,
+  why: "Why?",
+  place: (name, node) => `place ${name} on base ${node}`,
+  tapBase: (id) => `tap base ${id}`,
+  tapTwo: (id, to) => `tap base ${id}, then base ${to}`,
+  board: "The board",
+  base: (id) => `Base ${id}`,
+  hq: (side, mine) => `${cap(side)} H.Q.${mine ? " (yours)" : ""}`,
+  top: (whose, name, n) => `${whose} ${name} on top${n > 1 ? `, a stack of ${n}` : ""}`,
+  empty: "empty",
+  linked: "linked to your H.Q.",
+  target: "you can choose it now",
+  yourHqBottom: "Your H.Q. is at the bottom.",
+  holds: (who, ids) => `${who} ${who === "You" ? "hold" : "holds"} ${ids.length ? `base${ids.length > 1 ? "s" : ""} ${ids.join(", ")}` : "no base"}.`,
+  linkedList: (ids) => ids.length ? `Linked to your H.Q.: ${ids.join(", ")}.` : "No base is linked to your H.Q. yet.",
+  region: (id, m, who) => `Region ${id} (${m} medal${m === 1 ? "" : "s"}) taken by ${who}.`,
+  medals: (me, mo, them, to) => `Medals: you ${me} of ${mo}; the other side ${them} of ${to}.`,
 };
 
 export class PlayScreen {
@@ -71,7 +87,8 @@ export class PlayScreen {
       h("div", { class: "strip opp", id: "opp" }),
       h("div", { class: "table" },
         h("div", { class: "board-wrap" },
-          this.svg = svgEl({ id: "board", role: "img", "aria-label": "The board" }))),
+          this.svg = svgEl({ id: "board", role: "group", "aria-label": T.board, "aria-describedby": "board-desc" }),
+          h("p", { class: "sr-only", id: "board-desc" }))),
       h("div", { class: "ticker", id: "ticker" }),
       // the console: on a phone a dock of fixed height under the board (its words, cards and
       // refusals share one box there, so the board never shrinks); on a desktop the right column
@@ -88,6 +105,7 @@ export class PlayScreen {
           h("div", { class: "side-discard", id: "side-discard" }),
           h("div", { class: "side-log", id: "side-log" }))),
       h("div", { class: "sr-only", id: "announce", "aria-live": "polite" }));
+    root.addEventListener("keydown", (e) => { if (e.key === "Escape" && !$("#sheet")) this.cancel(); });
     fill(app(), root);
   }
 
@@ -132,7 +150,22 @@ export class PlayScreen {
       this.hintNode = place.node;
       this.render();
     }
-    this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, `Hint: ${m.action}`), h("p", {}, m.reason)));
+    this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, T.hint(this.hintWords(m.action))),
+      h("details", {}, h("summary", {}, T.why), h("p", {}, m.reason))));
+  }
+
+  /** A hinted action in words, from what the view says of it: a placement, a button, or a tap on a base. */
+  hintWords(action) {
+    const v = this.view;
+    const place = this.choice.placementOf(v, action);
+    if (place) return T.place(troopName(place.code), place.node);
+    const button = v.legal.buttons.find((b) => b.action === action);
+    if (button) return button.label;
+    for (const [id, t] of Object.entries(v.legal.board)) {
+      if (t.action === action) return T.tapBase(id);
+      for (const [to, u] of Object.entries(t.then || {})) if (u.action === action) return T.tapTwo(id, to);
+    }
+    return action;
   }
 
   showWaiting(v) {
@@ -172,7 +205,9 @@ export class PlayScreen {
       flip: v.seat === "red", me: v.seat, targets: this.choice.targets(v), selected: this.choice.from ?? (this.choice.picked ? this.hintNode : null),
       last: v.over && v.decider ? { seat: v.winner, nodes: v.decider.nodes } : v.last,
       onTap: (id, kind) => this.tap(id, kind), onHover: (id, kind) => this.hover(id, kind), fx,
+      keys: true, nodeLabel: (id) => this.nodeLabel(id), onEscape: () => this.cancel(),
     });
+    $("#board-desc").textContent = this.describeBoard();
     this.svg.dataset.ply = v.ply;
     this.svg.dataset.actor = v.actor || "";
     this.svg.dataset.decision = v.decision;
@@ -193,6 +228,45 @@ export class PlayScreen {
     this.root.dataset.seat = v.seat;
     this.root.dataset.decision = v.decision;
     this.root.dataset.over = v.over ? "1" : "";
+  }
+
+  /** What a screen reader says of node `id`: what it is, what is on it, whether it is a target now. */
+  nodeLabel(id) {
+    const v = this.view;
+    const n = this.terrain.nodes.find((x) => x.id === id);
+    const stack = v.stacks[String(id)] || [];
+    const top = stack[stack.length - 1];
+    const parts = [n.kind === "hq" ? T.hq(n.side, n.side === v.seat) : T.base(id)];
+    if (n.kind !== "hq") parts.push(top ? T.top(top[0] === v.seat ? "your" : cap(top[0]), troopName(top[1]), stack.length) : T.empty);
+    if (n.power && !v.first_game) parts.push(meta().powers[n.power].name);
+    if ((v.connected[v.seat] || []).includes(id)) parts.push(T.linked);
+    if (this.choice.targets(v).includes(id)) parts.push(T.target);
+    return parts.join(", ");
+  }
+
+  /** The board in words, for a screen reader: who holds which base, what is linked, regions and medals. */
+  describeBoard() {
+    const v = this.view;
+    const held = (seat) => Object.entries(v.stacks).filter(([, st]) => st[st.length - 1][0] === seat).map(([id]) => id);
+    const them = other(v.seat);
+    const regions = Object.entries(v.claimed).map(([id, who]) => {
+      const r = this.terrain.regions.find((x) => String(x.id) === id);
+      return T.region(id, r.medals, who === v.seat ? "you" : cap(who));
+    });
+    return [T.yourHqBottom, T.holds("You", held(v.seat)), T.holds(cap(them), held(them)),
+      T.linkedList(v.connected[v.seat] || []), ...regions,
+      T.medals(v.medals[v.seat], v.objective[v.seat], v.medals[them], v.objective[them])].join(" ");
+  }
+
+  /** Escape: put the picked troop back (or close the open step), and go back to the rack. */
+  cancel() {
+    if (!this.choice.picked && this.choice.from === null) return;
+    const code = this.choice.picked;
+    this.choice.reset();
+    this.hintNode = null;
+    this.render();
+    const tile = code && $(`#rack .rack-tile[data-troop="${code}"]`);
+    if (tile) tile.focus();
   }
 
   renderStrip(box, seat) {
@@ -237,7 +311,7 @@ export class PlayScreen {
 
   renderRack() {
     const v = this.view;
-    const tiles = rackTiles(v, this.choice, { onPick: (code, k) => this.pick(code, k),
+    const tiles = rackTiles(v, this.choice, { onPick: (code, k, ev) => this.pick(code, k, ev),
       onLaid: (code) => this.showCard(laidCard(code, v.seat)) });
     fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, T.rackEmpty));
   }
@@ -324,7 +398,8 @@ export class PlayScreen {
     this.out(() => this.sock.act(action, this.view.ply));
   }
 
-  pick(code, k) {
+  // a pick made by keyboard (a click with no pointer) sends the focus on to the board's first target
+  pick(code, k, ev) {
     const v = this.view;
     this.card = null;
     if (!this.choice.canPick(v)) {
@@ -335,6 +410,7 @@ export class PlayScreen {
     this.hintNode = null;
     this.choice.pick(code, k);
     this.render();
+    if (ev && ev.detail === 0 && this.choice.picked) focusBoard(this.svg);
   }
 
   // a tap does what the view says it means: send its action, say the rule that refuses it, open a

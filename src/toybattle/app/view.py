@@ -185,7 +185,7 @@ def _short_node(s: State, i: int, viewer: int) -> str:
     node = s.b.terrain.nodes[i]
     if node.side is None:
         return str(node.id)
-    return "your H.Q." if node.side == viewer else f"{SEATS[node.side]}'s H.Q."
+    return "your H.Q." if node.side == viewer else f"{_who(node.side)}'s H.Q."
 
 
 def _brief(before: State, action: int, after: State, viewer: int) -> str:

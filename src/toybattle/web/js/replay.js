@@ -1,10 +1,14 @@
 // The replay of a finished game, step by step, from the seat's own views.
 import { drawBoard } from "./board.js";
-import { $, h, fill, badge, medalIcon, cap, other, svgEl } from "./dom.js";
+import { $, h, fill, badge, medalIcon, cap, other, svgEl, svgIcon } from "./dom.js";
 import { getMeta, getTerrain, terrainInfo } from "./data.js";
 import { saved } from "./saved.js";
 
 const app = () => $("#app");
+
+// the step buttons draw their own icons: media glyphs (⏮ ⏭) are missing from many phones' fonts
+const ICONS = { first: "M-8 -7 H-5 V7 H-8 Z M6 -7 V7 L-4 0 Z", prev: "M5 -7 V7 L-6 0 Z",
+  next: "M-5 -7 V7 L6 0 Z", last: "M5 -7 H8 V7 H5 Z M-6 -7 V7 L4 0 Z" };
 
 export async function showReplay(id) {
   await getMeta();
@@ -46,11 +50,11 @@ export async function showReplay(id) {
     opp, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg)), me,
     h("div", { class: "dock" }, label,
       h("div", { class: "row center replay-controls" },
-        h("button", { class: "btn", "aria-label": "First", onclick: () => show(0) }, "⏮"),
-        h("button", { class: "btn", id: "replay-prev", "aria-label": "Previous", onclick: () => show(k - 1) }, "◀"),
+        h("button", { class: "btn", "aria-label": "First", onclick: () => show(0) }, svgIcon(ICONS.first)),
+        h("button", { class: "btn", id: "replay-prev", "aria-label": "Previous", onclick: () => show(k - 1) }, svgIcon(ICONS.prev)),
         slider,
-        h("button", { class: "btn", id: "replay-next", "aria-label": "Next", onclick: () => show(k + 1) }, "▶"),
-        h("button", { class: "btn", "aria-label": "Last", onclick: () => show(frames.length - 1) }, "⏭")),
+        h("button", { class: "btn", id: "replay-next", "aria-label": "Next", onclick: () => show(k + 1) }, svgIcon(ICONS.next)),
+        h("button", { class: "btn", "aria-label": "Last", onclick: () => show(frames.length - 1) }, svgIcon(ICONS.last))),
       logBox)));
   show(k, false);
 }

@@ -235,3 +235,42 @@ def test_a_lesson_fits_a_phone_and_leads_on(small_phone, live_server, shot):
     page.wait_for_function("!document.querySelector('#feedback') && !!document.querySelector('#question')")
     assert "Which placement takes the medals?" not in page.locator("h1").inner_text()
     assert page.js_errors == []
+
+
+CONTRAST = """([a, b, prop]) => {
+  const rgb = (s) => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = c.map(lin);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const x = lum(rgb(getComputedStyle(document.querySelector(a))[prop]));
+  const y = lum(rgb(getComputedStyle(document.querySelector(b)).fill));
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }"""
+
+
+def test_marks_are_readable_and_a_first_game_draws_no_special_base(desktop, live_server, shot):
+    page = desktop
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#newgame")
+    page.locator("#newgame input[name=mode][value=first]").check(force=True)
+    page.locator("#newgame input[name=first][value=blue]").check(force=True)
+    page.select_option("#level", "random")
+    page.click("#start")
+    page.wait_for_function(ME_TURN)
+    assert page.locator("#board .power").count() == 0 and page.locator("#board .restrict").count() == 0
+    page.locator('#rack .rack-tile:not([data-troop="4"])').first.click()
+    page.wait_for_selector("#board g.node.target")
+    # a legal target: a solid ring of at least 3:1 against the ground; "connected": a thin dashed one
+    assert page.evaluate(CONTRAST, [".target-ring", ".ground", "stroke"]) >= 3
+    ring = page.eval_on_selector(".target-ring",
+                                 "e => [getComputedStyle(e).strokeDasharray, getComputedStyle(e).strokeWidth]")
+    assert ring[0] == "none" and float(ring[1].rstrip("px")) >= 3
+    page.keyboard.press("Escape")
+    for _ in range(4):  # play until some base is linked to the H.Q.
+        if page.locator("#board .link-ring").count():
+            break
+        play_one(page, random.Random(1))
+        page.wait_for_function(ME_TURN)
+    assert page.evaluate(CONTRAST, [".link-ring", ".ground", "stroke"]) >= 3
+    link = page.eval_on_selector(".link-ring", "e => getComputedStyle(e).strokeDasharray")
+    assert link != "none"
+    shot(page, "desktop-first-game")

@@ -115,7 +115,7 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
             tiles = f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
             text, you = f"{who} uses {what} and draws {tiles}", f"You use {what} and draw {tiles}"
         elif d == XB_USE:
-            text, you = say("use", f"XB-42 on {SEATS[1 - actor]}'s rack")
+            text, you = say("use", f"XB-42 on {_who(1 - actor)}'s rack")
         elif d == LAY_USE:
             text, you = say("use", f"the {POWER_INFO['lay_down'].name.lower()} on base {b.ids[before.dnode]}")
     elif action == A.SKIP:
@@ -124,7 +124,7 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
         victim = 1 - actor
         if d == XB_PICK:
             t = after.discard[-1]
-            text = f"XB-42 discards {SEATS[victim]} {name(t & 15)} from {SEATS[victim]}'s rack"
+            text = f"XB-42 discards {SEATS[victim]} {name(t & 15)} from {_who(victim)}'s rack"
             fx = {"discard": tile_json(t)}
         elif d == LAY_PICK:
             laid = _laid(before, after, victim) if victim == viewer else []
@@ -245,7 +245,7 @@ def _objective_reached(before: State, after: State, viewer: int) -> dict[str, An
             if x < 0 <= y and y == w]
     who = "You" if w == viewer else _who(w)
     regions = " and ".join(f"region {r.id}" for r in took) or "a region"
-    return {"text": f"{who} took {regions}: {after.medals(w)} medals, the {b.objective[w]} needed.",
+    return {"text": f"{who} took {regions}, reaching {after.medals(w)} medals of the {b.objective[w]} needed.",
             "nodes": [n for r in took for n in r.bases]}
 
 

@@ -64,7 +64,8 @@ def test_a_warning_when_the_enemy_is_next_to_your_hq():
     for _s, _logs, views in _games(10):
         for v in views:
             near = {int(n) for n, st in v["stacks"].items() if st[-1][0] == "red"} & set(v["connected"]["red"])
+            assert bool(v["warning"]) == bool(v["threats"])
             if v["warning"]:
                 warned += 1
-                assert v["warning"].startswith("Careful: Red holds base") and near
+                assert v["warning"].startswith("Careful: Red holds base") and set(v["threats"]) <= near
     assert warned

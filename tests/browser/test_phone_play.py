@@ -126,6 +126,8 @@ def test_every_end_leads_to_result_rematch_and_replay(small_phone, live_server, 
         page.wait_for_function(ME_TURN)
         if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
             break
+        if page.locator("#hq-warning").count():  # the enemy next to the H.Q.: said, and its base marked
+            assert page.locator("#board g.node.threat .threat-mark").count()
         play_one(page, rng)
     _end_offers(page)
     shot(page, "small-phone-end")
@@ -274,3 +276,38 @@ def test_marks_are_readable_and_a_first_game_draws_no_special_base(desktop, live
     link = page.eval_on_selector(".link-ring", "e => getComputedStyle(e).strokeDasharray")
     assert link != "none"
     shot(page, "desktop-first-game")
+
+
+def test_a_dropped_connection_is_shown_and_taps_meanwhile_are_told(small_phone, live_server, shot):
+    page = small_phone
+    sockets: list = []
+    cut = {"on": False}
+
+    def route(ws) -> None:  # the page's websocket goes through here: passed on, or refused while "cut"
+        if cut["on"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+    page.route_web_socket("**/ws", route)
+    start_game(page, live_server.url, terrain="castle", level="random", first="blue")
+    page.wait_for_function(ME_TURN)
+    before = ply(page)
+    cut["on"] = True
+    sockets[-1].close()
+    page.wait_for_selector("#net-status:not(:empty)")
+    status = page.locator("#net-status")
+    assert "reconnecting" in status.inner_text()
+    box = status.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 640
+    assert page.evaluate("(e => e.scrollWidth <= e.clientWidth + 1)(document.querySelector('#net-status'))")
+    shot(page, "small-phone-offline")
+    page.click("#btn-draw")  # a tap while the connection is lost: said, not dropped silently
+    page.wait_for_selector("#toast:not(.hidden)")
+    assert "Not sent" in page.locator("#toast").inner_text()
+    assert ply(page) == before
+    cut["on"] = False  # the connection comes back by itself, and the tap can be made again
+    page.wait_for_selector("#net-status:empty", state="attached", timeout=20000)
+    page.click("#btn-draw")
+    page.wait_for_function("([p]) => document.querySelector('#board').dataset.ply !== p", arg=[before])
+    assert page.js_errors == []

@@ -274,13 +274,19 @@ def last_turn(log: Sequence[dict[str, Any]], seat: int, over: bool) -> dict[str,
     return {"seat": who, "nodes": nodes, "text": f"{'You' if who == SEATS[seat] else who.capitalize()}: {words}"}
 
 
+def threats(obs: State, seat: int) -> list[int]:
+    """The bases next to ``seat``'s H.Q. that the enemy holds, linked to its own H.Q.: one placement away."""
+    b = obs.b
+    if obs.over:
+        return []
+    chain = obs.connected(1 - seat)
+    return sorted({b.ids[j] for i in b.hq[seat] for j in b.neighbours[i] if chain >> j & 1})
+
+
 def hq_warning(obs: State, seat: int) -> str:
     """A warning when the enemy's chain reaches a base next to ``seat``'s H.Q."""
-    b, enemy = obs.b, 1 - seat
-    if obs.over:
-        return ""
-    chain = obs.connected(enemy)
-    near = sorted({b.ids[j] for i in b.hq[seat] for j in b.neighbours[i] if chain >> j & 1})
+    enemy = 1 - seat
+    near = threats(obs, seat)
     if not near:
         return ""
     where = ", ".join(str(n) for n in near)
@@ -493,5 +499,6 @@ def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_
         "log": list(log),
         "last": last_turn(log, seat, obs.over),
         "warning": hq_warning(obs, seat),
+        "threats": threats(obs, seat),
         "decider": ending(log) if obs.over else None,
     }

@@ -7,6 +7,7 @@
 //     targets: [18, 19],        // node ids to highlight as legal for the current choice
 //     selected: 17,             // a node id to mark as chosen (e.g. the troop a bridge will move)
 //     last: {seat, nodes},      // the other side's latest move, marked until the next one
+//     threats: [12],            // enemy bases one step from this seat's H.Q. (a warning sign)
 //     onTap: (id, kind) => {},  // kind: "node" | "region"; id: node id or region id
 //     onHover: (id, kind) => {},// pointer over a node/region (id null when it leaves)
 //     animate: true,            // animate placements, removals and moves since the last draw
@@ -87,6 +88,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
   const targets = new Set((opts.targets || []).map(Number));
   const mine = new Set(((view.connected || {})[opts.me] || []).map(Number));
   const last = new Set(((opts.last || {}).nodes || []).map(Number));
+  const threats = new Set((opts.threats || []).map(Number));
   const plain = !!view.first_game;  // a first game: special bases have no effect, so none is marked
 
   el("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: `ground ground-${terrain.id}` }, svg);
@@ -127,6 +129,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (top) cls.push("held", top[0]);
     if (mine.has(n.id)) cls.push("linked");
     if (targets.has(n.id)) cls.push("target");
+    if (threats.has(n.id)) cls.push("threat");
     if (last.has(n.id)) cls.push("last");
     if (opts.selected === n.id) cls.push("selected");
     if (view.dnode === n.id) cls.push("acting");
@@ -181,6 +184,11 @@ export function drawBoard(svg, terrain, view, opts = {}) {
       el("rect", { x: -8, y: -7, width: 16, height: 13, rx: 4 }, tag);
       const idt = el("text", { class: "node-id", y: 3.5 }, tag);
       idt.textContent = n.id;
+    }
+    if (threats.has(n.id)) {  // an enemy base one step from this seat's H.Q.: a warning sign
+      const w = el("g", { class: "threat-mark", transform: `translate(${-R + 3},${-R + 3})` }, g);
+      el("circle", { r: 8.5 }, w);
+      el("text", { y: 4 }, w).textContent = "!";
     }
     // the latest move: a pointer above the base, in the mover's colour
     if (last.has(n.id)) el("path", { d: `M-7 ${-R - 13} H7 L0 ${-R - 2} Z`, class: `last-mark ${opts.last.seat}` }, g);

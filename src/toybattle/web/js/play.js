@@ -19,7 +19,7 @@ const app = () => $("#app");
 // the play screen's own words (kept together, ready for a catalogue)
 const T = {
   connecting: "Connecting…",
-  offline: "Connection lost: reconnecting… Your taps wait until it is back.",
+  offline: "Connection lost: reconnecting… Nothing can be sent until it is back.",
   notSent: "Not sent: the connection is lost. Tap again once it is back.",
   finishFirst: "Finish the current choice first (or skip it).",
   picked: (name) => `tap a highlighted base (tap ${name} again to put it back).`,
@@ -28,6 +28,7 @@ const T = {
   thinking: (who) => `${who} is thinking…`,
   strength: (t) => t.strength === null ? "joker" : `strength ${t.strength}`,
   rackEmpty: "Your rack is empty.",
+  openLog: "Tap to read the whole game log",
   hint: (words) => `Hint: ${words}`,
   why: "Why?",
   place: (name, node) => `place ${name} on base ${node}`,
@@ -89,7 +90,7 @@ export class PlayScreen {
         h("div", { class: "board-wrap" },
           this.svg = svgEl({ id: "board", role: "group", "aria-label": T.board, "aria-describedby": "board-desc" }),
           h("p", { class: "sr-only", id: "board-desc" }))),
-      h("div", { class: "ticker", id: "ticker" }),
+      h("div", { class: "ticker", id: "ticker", title: T.openLog, onclick: () => this.showLog() }),
       // the console: on a phone a dock of fixed height under the board (its words, cards and
       // refusals share one box there, so the board never shrinks); on a desktop the right column
       h("div", { class: "console" },
@@ -203,7 +204,7 @@ export class PlayScreen {
     this.renderStrip($("#me"), v.seat);
     drawBoard(this.svg, this.terrain, v, {
       flip: v.seat === "red", me: v.seat, targets: this.choice.targets(v), selected: this.choice.from ?? (this.choice.picked ? this.hintNode : null),
-      last: v.over && v.decider ? { seat: v.winner, nodes: v.decider.nodes } : v.last,
+      last: v.over && v.decider ? { seat: v.winner, nodes: v.decider.nodes } : v.last, threats: v.threats,
       onTap: (id, kind) => this.tap(id, kind), onHover: (id, kind) => this.hover(id, kind), fx,
       keys: true, nodeLabel: (id) => this.nodeLabel(id), onEscape: () => this.cancel(),
     });
@@ -380,7 +381,7 @@ export class PlayScreen {
 
   /** Send something over the socket; a tap made while the connection is lost is said, never dropped silently. */
   out(sendIt) {
-    if (sendIt() === null) this.toast(T.notSent);
+    if (this.online === false || sendIt() === null) this.toast(T.notSent);
   }
 
   toast(message) {

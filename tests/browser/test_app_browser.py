@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 BOARD_READY = "document.querySelector('#board') && document.querySelector('#board').dataset.ply !== undefined"
 ME_TURN = "(() => { const p = document.querySelector('#play'); return p && p.dataset.seat && " \
           "!document.querySelector('#cover') && (p.dataset.over === '1' || p.dataset.actor === p.dataset.seat); })()"

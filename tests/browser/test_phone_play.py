@@ -70,6 +70,7 @@ def test_learn_to_play_is_on_the_phone_home_screen(small_phone, live_server, sho
     link = small_phone.get_by_role("link", name="Learn to play").first
     box = link.bounding_box()
     assert box and box["y"] + box["height"] <= 640
+    assert cut_texts(small_phone) == [] and no_horizontal_scroll(small_phone)
     shot(small_phone, "small-phone-home")
 
 
@@ -128,8 +129,11 @@ def test_every_end_leads_to_result_rematch_and_replay(small_phone, live_server, 
             break
         if page.locator("#hq-warning").count():  # the enemy next to the H.Q.: said, and its base marked
             assert page.locator("#board g.node.threat .threat-mark").count()
+        if not page.locator("#toast:not(.hidden), #card-pop:not(.hidden)").count():
+            assert uncut(page) == [], uncut(page)
         play_one(page, rng)
     _end_offers(page)
+    assert cut_texts(page) == [] and no_horizontal_scroll(page)
     shot(page, "small-phone-end")
     if "H.Q." in page.locator("#end-reason").inner_text():
         assert "took" in page.locator("#end-decider").inner_text()

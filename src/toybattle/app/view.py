@@ -324,7 +324,7 @@ def prompt(obs: State, seat: int) -> str:
     if obs.over:
         return result_text(obs)
     d = obs.decision
-    opp = SEATS[1 - obs.turn]
+    opp = _who(1 - obs.turn)
     node = obs.b.ids[obs.dnode] if obs.dnode >= 0 else None
     if obs.actor != seat:
         return f"{_who(obs.turn)} is playing: {_decision_words(d, opp, node)}"

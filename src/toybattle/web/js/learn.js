@@ -1,7 +1,7 @@
 // The Learn section: lesson list with progress (localStorage), one lesson at a time, the rules and FAQ.
 // Every judgement comes from the server, which replays the learner's actions with the rules engine.
 // The board and tiles are drawn by the game's own renderer (board.js), so a lesson looks like a game.
-import { drawBoard } from "./board.js";
+import { drawBoard, focusBoard } from "./board.js";
 import { h as el, svgEl } from "./dom.js";
 import { getJSON, getMeta, getTerrain, troopName } from "./data.js";
 import { Choice, choiceButtons } from "./choice.js";
@@ -15,6 +15,11 @@ const T = {
   rule: (r) => `Rule: ${r}.`,
   picked: (name) => `${name}: tap a highlighted base (or tap ${name} on your rack again to put it back).`,
   next: "Next lesson",
+  hq: (side) => `${side[0].toUpperCase()}${side.slice(1)} H.Q.`,
+  base: (id) => `Base ${id}`,
+  top: (seat, name) => `${seat} ${name} on top`,
+  empty: "empty",
+  target: "you can choose it now",
   allDone: "All lessons",
 };
 const PROGRESS_KEY = "toybattle.learn.progress";
@@ -96,7 +101,7 @@ async function showLesson(id) {
   setNav("");
   document.title = `${lesson.title} · Learn · Toy Battle`;
   // one svg per lesson, kept across renders, so board.js animates each placement like in a game
-  const svg = svgEl({ role: "img", "aria-label": `${lesson.terrain_name} board` });
+  const svg = svgEl({ role: "group", "aria-label": `${lesson.terrain_name} board` });
   window.scrollTo(0, 0);
   const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, choice: new Choice(),
                hintsShown: 0, result: null };
@@ -151,14 +156,28 @@ function drawLessonBoard(st) {
     flip: st.view.seat === "red", me: st.view.seat, targets: finished(st) ? [] : st.choice.targets(st.view),
     selected: st.choice.from,
     onTap: (id, kind) => { if (kind === "node") nodeTap(st, id); },
+    keys: true, nodeLabel: (id) => nodeLabel(st, id), onEscape: () => { st.choice.reset(); renderLesson(st); },
   });
   return st.svg;
+}
+
+// what a screen reader says of a base: its number (or whose H.Q.), what is on top, whether it is a target
+function nodeLabel(st, id) {
+  const n = st.board.nodes.find((x) => x.id === id);
+  const stack = (st.view.stacks || {})[String(id)] || [];
+  const top = stack[stack.length - 1];
+  return [n.kind === "hq" ? T.hq(n.side) : T.base(id), top ? T.top(top[0], troopName(top[1])) : T.empty,
+    st.choice.targets(st.view).includes(id) ? T.target : null].filter(Boolean).join(", ");
 }
 
 function rackButtons(st) {
   const placing = st.choice.canPick(st.view) && !finished(st);
   return el("div", { class: "rack", "aria-label": "your rack" },
-    rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k) => { st.choice.pick(code, k); renderLesson(st); } }));
+    rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k, ev) => {
+      st.choice.pick(code, k);
+      renderLesson(st);
+      if (ev && ev.detail === 0 && st.choice.picked) focusBoard(st.svg);  // a keyboard pick goes on to the board
+    } }));
 }
 
 function choices(st) {

@@ -44,6 +44,7 @@ const T = {
   yourHqBottom: "Your H.Q. is at the bottom.",
   holds: (who, ids) => `${who} ${who === "You" ? "hold" : "holds"} ${ids.length ? `base${ids.length > 1 ? "s" : ""} ${ids.join(", ")}` : "no base"}.`,
   linkedList: (ids) => ids.length ? `Linked to your H.Q.: ${ids.join(", ")}.` : "No base is linked to your H.Q. yet.",
+  stack: (id, n, whose, name) => `Base ${id}: a stack of ${n}, ${name} (${whose}) on top.`,
   region: (id, m, who) => `Region ${id} (${m} medal${m === 1 ? "" : "s"}) taken by ${who}.`,
   medals: (me, mo, them, to) => `Medals: you ${me} of ${mo}; the other side ${them} of ${to}.`,
 };
@@ -254,7 +255,9 @@ export class PlayScreen {
       const r = this.terrain.regions.find((x) => String(x.id) === id);
       return T.region(id, r.medals, who === v.seat ? "you" : cap(who));
     });
-    return [T.yourHqBottom, T.holds("You", held(v.seat)), T.holds(cap(them), held(them)),
+    const stacks = Object.entries(v.stacks).filter(([, st]) => st.length > 1)
+      .map(([id, st]) => T.stack(id, st.length, st[st.length - 1][0] === v.seat ? "yours" : cap(st[st.length - 1][0]), troopName(st[st.length - 1][1])));
+    return [T.yourHqBottom, T.holds("You", held(v.seat)), T.holds(cap(them), held(them)), ...stacks,
       T.linkedList(v.connected[v.seat] || []), ...regions,
       T.medals(v.medals[v.seat], v.objective[v.seat], v.medals[them], v.objective[them])].join(" ");
   }

@@ -10,6 +10,14 @@ const app = () => $("#app");
 const ICONS = { first: "M-8 -7 H-5 V7 H-8 Z M6 -7 V7 L-4 0 Z", prev: "M5 -7 V7 L-6 0 Z",
   next: "M-5 -7 V7 L6 0 Z", last: "M5 -7 H8 V7 H5 Z M-6 -7 V7 L4 0 Z" };
 
+/** The nodes the step's own move touched, to mark on the board. */
+function stepMark(v) {
+  const e = v.log[v.log.length - 1];
+  if (!e) return null;
+  const fx = e.fx || {};
+  return { seat: e.seat, nodes: [fx.place, fx.remove, ...(fx.move || [])].filter((n) => n !== undefined) };
+}
+
 export async function showReplay(id) {
   await getMeta();
   const entry = saved.get(id);
@@ -33,7 +41,7 @@ export async function showReplay(id) {
     k = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = k;
     const v = frames[k];
-    drawBoard(svg, terrain, v, { flip: v.seat === "red", me: v.seat, animate, onTap: () => {} });
+    drawBoard(svg, terrain, v, { flip: v.seat === "red", me: v.seat, animate, last: stepMark(v), onTap: () => {} });
     label.textContent = `Step ${k} of ${frames.length - 1}` + (v.log.length ? ` — ${v.log[v.log.length - 1].text}` : " — the start");
     for (const [box, seat] of [[opp, other(v.seat)], [me, v.seat]]) {
       box.className = `strip ${seat}`;

@@ -252,7 +252,8 @@ def test_troops_and_terrains_are_readable(small_phone, live_server, shot):
     assert no_horizontal_scroll(small_phone)
     assert small_targets(small_phone) == []
     assert cut_texts(small_phone) == []
-    small_phone.click("#troops-btn")
+    small_phone.click("#menu-btn")  # on a phone the troops' cards are in the menu
+    small_phone.click("#menu-troops")
     small_phone.wait_for_selector("#sheet .troop-card")
     assert small_phone.locator("#sheet .troop-card").count() == 8
     assert "whatever its strength" in small_phone.locator("#sheet").inner_text()

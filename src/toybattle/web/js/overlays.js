@@ -48,6 +48,8 @@ export function menuSheet(screen) {
   } }, "Concede"));
   if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, "Invite link & QR code"));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, "Game log"));
+  // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
+  items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, "Troops"));
   openSheet("Menu", h("div", { class: "menu" }, items));
 }
 

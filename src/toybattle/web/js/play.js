@@ -29,6 +29,7 @@ const T = {
   strength: (t) => t.strength === null ? "joker" : `strength ${t.strength}`,
   rackEmpty: "Your rack is empty.",
   openLog: "Tap to read the whole game log",
+  firstGame: " · first game",
   hint: (words) => `Hint: ${words}`,
   why: "Why?",
   place: (name, node) => `place ${name} on base ${node}`,
@@ -83,7 +84,7 @@ export class PlayScreen {
         h("a", { class: "btn ghost", href: "#/", "aria-label": "Home", id: "home-btn" }, "◀"),
         h("div", { class: "title", id: "title" }, ""),
         h("div", { class: "net-status", id: "net-status", role: "status" }),
-        h("button", { class: "btn ghost", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
+        h("button", { class: "btn ghost wide-only", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
         h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, "Log"),
         h("button", { class: "btn ghost", id: "menu-btn", "aria-label": "More", onclick: () => this.showMenu() }, "⋯")),
       h("div", { class: "strip opp", id: "opp" }),
@@ -200,7 +201,7 @@ export class PlayScreen {
   render(fx = []) {
     const v = this.view;
     const t = terrainInfo(v.terrain);
-    fill($("#title"), h("span", {}, t.name), h("small", {}, v.first_game ? " · first game" : ""));
+    fill($("#title"), h("span", {}, t.name), v.first_game ? h("small", {}, T.firstGame) : null);
     this.renderStrip($("#opp"), other(v.seat));
     this.renderStrip($("#me"), v.seat);
     drawBoard(this.svg, this.terrain, v, {

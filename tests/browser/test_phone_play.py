@@ -123,6 +123,7 @@ def test_every_end_leads_to_result_rematch_and_replay(small_phone, live_server, 
     # a whole game against the bot, by tapping, to its end (the H.Q., the medals or a stuck seat)
     start_game(page, live_server.url, terrain="castle", level="random", first="blue")
     rng = random.Random(11)
+    heights = set()
     for _ in range(300):
         page.wait_for_function(ME_TURN)
         if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
@@ -131,7 +132,9 @@ def test_every_end_leads_to_result_rematch_and_replay(small_phone, live_server, 
             assert page.locator("#board g.node.threat .threat-mark").count()
         if not page.locator("#toast:not(.hidden), #card-pop:not(.hidden)").count():
             assert uncut(page) == [], uncut(page)
+        heights.add(page.evaluate(BOARD_H))
         play_one(page, rng)
+    assert len(heights) == 1, heights  # whatever the decision, its buttons never squeeze the board
     _end_offers(page)
     assert cut_texts(page) == [] and no_horizontal_scroll(page)
     shot(page, "small-phone-end")

@@ -30,6 +30,8 @@ const T = {
   rackEmpty: "Your rack is empty.",
   openLog: "Tap to read the whole game log",
   firstGame: " · first game",
+  undo: "Undo (take the turn back)",
+  hintBtn: "Hint",
   hint: (words) => `Hint: ${words}`,
   why: "Why?",
   place: (name, node) => `place ${name} on base ${node}`,
@@ -99,6 +101,7 @@ export class PlayScreen {
         h("div", { class: "dock" },
           h("div", { class: "info", id: "info" },
             h("div", { class: "prompt", id: "prompt" }, T.connecting),
+            h("div", { class: "aux", id: "aux" }),
             h("div", { class: "card-pop hidden", id: "card-pop" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
           h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
@@ -297,9 +300,12 @@ export class PlayScreen {
   renderButtons() {
     const v = this.view;
     const out = choiceButtons(v, v.seat, (action) => this.send(action));
-    if (v.can_undo) out.push(h("button", { class: "btn", id: "btn-undo", onclick: () => this.out(() => this.sock.undo()) }, "↶ Undo"));
-    if (v.legal && this.kind !== "online") out.push(h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": "Hint",
-      onclick: () => this.out(() => this.sock.hint()) }, "Hint"));
+    // undo and the hint sit in the prompt's corner: the row of choices then fits one line on a phone
+    fill($("#aux"),
+      v.can_undo ? h("button", { class: "btn ghost", id: "btn-undo", "aria-label": T.undo, title: T.undo,
+        onclick: () => this.out(() => this.sock.undo()) }, "↶") : null,
+      v.legal && this.kind !== "online" ? h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": T.hintBtn,
+        onclick: () => this.out(() => this.sock.hint()) }, T.hintBtn) : null);
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, "Result"));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
     if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));

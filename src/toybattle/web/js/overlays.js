@@ -15,6 +15,7 @@ export function coverFor(screen, seat) {
       h("h2", {}, `${cap(seat)}'s turn`),
       h("p", {}, `Pass the device to ${cap(seat)}. ${cap(other(seat))}, no peeking at the next rack!`),
       h("button", { class: "btn primary big", id: "cover-go", onclick: () => { screen.sock.rebind(token); } }, `I'm ${cap(seat)}: show my rack`))));
+  $("#cover-go").focus();  // a keyboard or screen-reader player lands on the one thing to do
 }
 
 /** The end of the game: who won, how, the deciding move, and what the session offers next. Shown
@@ -26,7 +27,7 @@ export function endScreen(screen, again = false) {
   const won = v.winner === v.seat;
   const offers = (v.game && v.game.offers) || {};  // the session says what it will not refuse
   const title = screen.kind === "hotseat" ? `${cap(v.winner)} wins!` : (won ? "You win!" : `${v.players[v.winner] ? v.players[v.winner].name : cap(v.winner)} wins`);
-  document.body.appendChild(h("div", { class: "endscreen", id: "endscreen" },
+  document.body.appendChild(h("div", { class: "endscreen", id: "endscreen", role: "dialog", "aria-labelledby": "end-title" },
     h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
       h("h2", { id: "end-title" }, title),
       h("p", { id: "end-reason" }, v.result),
@@ -37,6 +38,7 @@ export function endScreen(screen, again = false) {
         offers.replay ? h("a", { class: "btn", href: `#/replay/${screen.id}`, id: "btn-replay" }, "Replay") : null,
         h("button", { class: "btn", id: "btn-look", onclick: () => { screen.endDismissed = v.ply; $("#endscreen").remove(); } }, "Look at the board"),
         h("a", { class: "btn", href: "#/" }, "Home")))));
+  $("#endscreen .btn").focus();
 }
 
 export function menuSheet(screen) {

@@ -219,7 +219,7 @@ export class PlayScreen {
     this.svg.dataset.decision = v.decision;
     const last = v.log[v.log.length - 1];
     const told = v.last ? v.last.text : (last ? this.words(last) : "");
-    $("#ticker").textContent = told;
+    fill($("#ticker"), h("span", {}, told));
     $("#ticker").classList.toggle("other", !!(v.last && v.last.seat !== v.seat));
     this.announce(told);
     fill($("#prompt"), v.warning ? h("div", { class: "warn-line", id: "hq-warning" }, `⚠ ${v.warning}`) : null, ...this.promptContent());

@@ -119,7 +119,7 @@ def test_every_end_leads_to_result_rematch_and_replay(small_phone, live_server, 
     page.click("#btn-concede")
     page.click("#confirm-yes")
     _end_offers(page)
-    assert "blue conceded" in page.locator("#end-reason").inner_text()
+    assert page.locator("#end-reason").inner_text() == "Blue conceded."  # the title says who won
     # a whole game against the bot, by tapping, to its end (the H.Q., the medals or a stuck seat)
     start_game(page, live_server.url, terrain="castle", level="random", first="blue")
     rng = random.Random(11)

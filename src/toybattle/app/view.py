@@ -68,19 +68,27 @@ def _drawn(before: State, after: State, seat: int) -> list[int]:
     return [t for t, n in new.items() for _ in range(n) if t and n > 0]
 
 
-def result_text(s: State, you: bool = False) -> str:
-    """How the game ended; ``you``: addressed to the winner ("You win: ...")."""
+def how_won(s: State) -> str:
+    """How the game was won, without who ("Captured the enemy H.Q."); empty while it goes on."""
     if not s.over or s.winner < 0:
         return ""
-    wins = "You win" if you else f"{_who(s.winner)} wins"
     if s.reason == "stuck":  # the seat to play could not act; the medals decide, a tie against that seat
         m = s.medals(s.winner), s.medals(1 - s.winner)
         why = f"{SEATS[s.turn]} could neither draw nor place, so the medals decided ({m[0]} to {m[1]}" + \
             (", and a tie goes against the side that could not act)" if m[0] == m[1] else ")")
-        return f"{wins}: {why}."
-    if s.reason == "conceded":
-        return f"{wins}: {SEATS[1 - s.winner]} conceded."
-    return f"{wins}: {REASONS.get(s.reason, s.reason)}".rstrip(".") + "."
+    elif s.reason == "conceded":
+        why = f"{SEATS[1 - s.winner]} conceded"
+    else:
+        why = REASONS.get(s.reason, s.reason)
+    return why.rstrip(".") + "."
+
+
+def result_text(s: State, you: bool = False) -> str:
+    """How the game ended; ``you``: addressed to the winner ("You win: ...")."""
+    how = how_won(s)
+    if not how:
+        return ""
+    return f"{'You win' if you else f'{_who(s.winner)} wins'}: {how}"
 
 
 def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict[str, Any]]:
@@ -495,6 +503,7 @@ def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_
         "winner": SEATS[obs.winner] if obs.over and obs.winner >= 0 else None,
         "reason": obs.reason or None,
         "result": result_text(obs),
+        "how": how_won(obs)[:1].upper() + how_won(obs)[1:],
         "players": players or {},
         "log": list(log),
         "last": last_turn(log, seat, obs.over),

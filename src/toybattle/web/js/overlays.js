@@ -30,7 +30,7 @@ export function endScreen(screen, again = false) {
   document.body.appendChild(h("div", { class: "endscreen", id: "endscreen", role: "dialog", "aria-labelledby": "end-title" },
     h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
       h("h2", { id: "end-title" }, title),
-      h("p", { id: "end-reason" }, v.result),
+      h("p", { id: "end-reason" }, v.how || v.result),
       v.decider ? h("p", { id: "end-decider", class: "decider" }, v.decider.text) : null,
       h("p", { class: "muted" }, `Medals: blue ${v.medals.blue} of ${v.objective.blue}, red ${v.medals.red} of ${v.objective.red}`),
       h("div", { class: "row wrap center" },

@@ -9,10 +9,14 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from pathlib import Path
 
 import pytest
+
+# the browser tests share their helpers (test_app_browser's start_game, play_one ...) by importing them
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}

@@ -39,7 +39,6 @@ from toybattle.rules.troops import RACK_LIMIT, SET_ASIDE, code, name
 REASONS = {
     "hq": "captured the enemy H.Q.",
     "medals": "reached the medal objective",
-    "conceded": "the other side conceded",
 }
 
 
@@ -69,17 +68,27 @@ def _drawn(before: State, after: State, seat: int) -> list[int]:
     return [t for t, n in new.items() for _ in range(n) if t and n > 0]
 
 
-def result_text(s: State, you: bool = False) -> str:
-    """How the game ended; ``you``: addressed to the winner ("You win: ...")."""
+def how_won(s: State) -> str:
+    """How the game was won, without who ("Captured the enemy H.Q."); empty while it goes on."""
     if not s.over or s.winner < 0:
         return ""
-    wins = "You win" if you else f"{_who(s.winner)} wins"
     if s.reason == "stuck":  # the seat to play could not act; the medals decide, a tie against that seat
         m = s.medals(s.winner), s.medals(1 - s.winner)
         why = f"{SEATS[s.turn]} could neither draw nor place, so the medals decided ({m[0]} to {m[1]}" + \
             (", and a tie goes against the side that could not act)" if m[0] == m[1] else ")")
-        return f"{wins}: {why}."
-    return f"{wins}: {REASONS.get(s.reason, s.reason)}."
+    elif s.reason == "conceded":
+        why = f"{SEATS[1 - s.winner]} conceded"
+    else:
+        why = REASONS.get(s.reason, s.reason)
+    return why.rstrip(".") + "."
+
+
+def result_text(s: State, you: bool = False) -> str:
+    """How the game ended; ``you``: addressed to the winner ("You win: ...")."""
+    how = how_won(s)
+    if not how:
+        return ""
+    return f"{'You win' if you else f'{_who(s.winner)} wins'}: {how}"
 
 
 def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict[str, Any]]:
@@ -114,7 +123,7 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
             tiles = f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
             text, you = f"{who} uses {what} and draws {tiles}", f"You use {what} and draw {tiles}"
         elif d == XB_USE:
-            text, you = say("use", f"XB-42 on {SEATS[1 - actor]}'s rack")
+            text, you = say("use", f"XB-42 on {_who(1 - actor)}'s rack")
         elif d == LAY_USE:
             text, you = say("use", f"the {POWER_INFO['lay_down'].name.lower()} on base {b.ids[before.dnode]}")
     elif action == A.SKIP:
@@ -123,7 +132,7 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
         victim = 1 - actor
         if d == XB_PICK:
             t = after.discard[-1]
-            text = f"XB-42 discards {SEATS[victim]} {name(t & 15)} from {SEATS[victim]}'s rack"
+            text = f"XB-42 discards {SEATS[victim]} {name(t & 15)} from {_who(victim)}'s rack"
             fx = {"discard": tile_json(t)}
         elif d == LAY_PICK:
             laid = _laid(before, after, victim) if victim == viewer else []
@@ -145,24 +154,161 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
         fx = {"move": [b.ids[i], b.ids[j]]}
     elif A.RECOVER <= action < A.RECOVER_END:
         text, you = say("take", f"{name(action - A.RECOVER)} back from the discard")
-    out = [_line(after.ply, actor, viewer, text, you, fx)] if text else []
+    if d == XB_PICK and viewer == 1 - actor and text:  # the victim reads of its own rack
+        you = f"XB-42 discards your {name(after.discard[-1] & 15)} from your rack"
+    out = [_line(after.ply, actor, viewer, text, you, fx, _brief(before, action, after, viewer))] if text else []
     for k, (was, now) in enumerate(zip(before.claimed, after.claimed, strict=True)):
         if was < 0 <= now:
             r = b.terrain.regions[k]
-            took = f"region {r.id}: {r.medals} medal{'s' if r.medals != 1 else ''}"
-            out.append(_line(after.ply, now, viewer, f"{_who(now)} takes {took}", f"You take {took}", {"region": r.id}))
+            took = f"region {r.id}: {_count(r.medals, 'medal')}"
+            out.append(_line(after.ply, now, viewer, f"{_who(now)} takes {took}", f"You take {took}", {"region": r.id},
+                             f"took region {r.id} ({_count(r.medals, 'medal')})"))
     if after.over and not before.over:
-        out.append(_line(after.ply, after.winner, viewer, result_text(after), result_text(after, you=True),
-                         {"over": True}))
+        over = _line(after.ply, after.winner, viewer, result_text(after), result_text(after, you=True), {"over": True})
+        if after.reason == "hq" and A.PLACE <= action < A.PLACE_END:
+            over["decider"] = _hq_taken(before, action, viewer)
+        elif after.reason == "medals":
+            over["decider"] = _objective_reached(before, after, viewer)
+        out.append(over)
     return out
 
 
-def _line(n: int, seat: int, viewer: int, text: str, you: str, fx: dict[str, Any]) -> dict[str, Any]:
-    """A log entry about ``seat``; ``you`` (the line addressed to its subject) only on that seat's own log."""
+def _line(n: int, seat: int, viewer: int, text: str, you: str, fx: dict[str, Any], brief: str = "") -> dict[str, Any]:
+    """A log entry about ``seat``; ``you`` (the line addressed to the viewer) only on the viewer's own log;
+    ``brief``: the short words of the narration of a turn, as the viewer reads it."""
     line: dict[str, Any] = {"n": n, "seat": SEATS[seat], "text": text, "fx": fx}
-    if you and seat == viewer:
+    if you and (seat == viewer or "your" in you):
         line["you"] = you
+    if brief:
+        line["brief"] = brief
     return line
+
+
+def _whose(seat: int, viewer: int) -> str:
+    return "your" if seat == viewer else SEATS[seat]
+
+
+def _short_node(s: State, i: int, viewer: int) -> str:
+    """A node in the narration: its number, or whose H.Q. it is."""
+    node = s.b.terrain.nodes[i]
+    if node.side is None:
+        return str(node.id)
+    return "your H.Q." if node.side == viewer else f"{_who(node.side)}'s H.Q."
+
+
+def _brief(before: State, action: int, after: State, viewer: int) -> str:
+    """The action in a few words for ``viewer`` ("Star on 18, covering your Kwak", "drew 1"), from the
+    viewer's own observations."""
+    b, actor, d = before.b, before.turn, before.decision
+    n_drawn = after.hand_size(actor) - before.hand_size(actor)
+    if action == A.DRAW or (action == A.USE and d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW)):
+        return f"drew {n_drawn}"
+    if A.PLACE <= action < A.PLACE_END:
+        troop, i = (action - A.PLACE) >> 5, action & 31
+        under = before.top(i)
+        whose = "its own" if under >> 4 == actor != viewer else _whose(under >> 4, viewer)
+        cover = f", covering {whose} {name(under & 15)}" if under >= 0 else ""
+        return f"{name(troop)} on {_short_node(before, i, viewer)}{cover}"
+    if A.JUMBO <= action < A.JUMBO_END:
+        t = before.top(action - A.JUMBO)
+        return f"Jumbo discarded {_whose(t >> 4, viewer)} {name(t & 15)} from {b.ids[action - A.JUMBO]}"
+    if A.RECALL <= action < A.RECALL_END:
+        return f"took {name(before.top(action - A.RECALL) & 15)} back from {b.ids[action - A.RECALL]}"
+    if A.SHOVE <= action < A.SHOVE_END:
+        i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
+        t = before.top(i)
+        return f"moved {_whose(t >> 4, viewer)} {name(t & 15)} from {b.ids[i]} to {b.ids[j]}"
+    if A.RECOVER <= action < A.RECOVER_END:
+        return f"took {name(action - A.RECOVER)} back from the discard"
+    if action == A.SKIP:
+        return f"skipped {_skipped(before)}"
+    if action == A.USE and d == XB_USE:
+        return f"XB-42 on {_whose(1 - actor, viewer)} rack"
+    if action == A.USE and d == LAY_USE:
+        return f"the tank on {b.ids[before.dnode]}"
+    if A.PICK <= action < A.PICK_END and d == XB_PICK:
+        t = after.discard[-1]
+        return f"XB-42 discarded {_whose(t >> 4, viewer)} {name(t & 15)}"
+    if A.PICK <= action < A.PICK_END and d == LAY_PICK:
+        return "the tank laid a tile face down"
+    return ""
+
+
+def _hq_taken(before: State, action: int, viewer: int) -> dict[str, Any]:
+    """The move that took an H.Q.: which troop, onto which H.Q., from which base of the taker's chain."""
+    troop, i = (action - A.PLACE) >> 5, action & 31
+    actor, b = before.turn, before.b
+    chain = before.connected(actor)
+    via = [j for j in b.neighbours[i] if chain >> j & 1]
+    taker = "Your" if actor == viewer else f"{_who(actor)}'s"
+    frm = f" from base {b.ids[via[0]]}" if via else ""
+    text = f"{taker} {name(troop)} took {_short_node(before, i, viewer)}{frm}".rstrip(".") + "."
+    return {"text": text, "nodes": [b.ids[i]] + ([b.ids[via[0]]] if via else [])}
+
+
+def _objective_reached(before: State, after: State, viewer: int) -> dict[str, Any]:
+    """The region whose medals reached the winner's objective."""
+    b, w = after.b, after.winner
+    took = [b.terrain.regions[k] for k, (x, y) in enumerate(zip(before.claimed, after.claimed, strict=True))
+            if x < 0 <= y and y == w]
+    who = "You" if w == viewer else _who(w)
+    regions = " and ".join(f"region {r.id}" for r in took) or "a region"
+    return {"text": f"{who} took {regions}, reaching {after.medals(w)} medals of the {b.objective[w]} needed.",
+            "nodes": [n for r in took for n in r.bases]}
+
+
+def last_turn(log: Sequence[dict[str, Any]], seat: int, over: bool) -> dict[str, Any] | None:
+    """The other side's latest turn, from ``seat``'s own log (after the end: the deciding turn):
+    who, the nodes it touched (for the board's marker) and a short narration."""
+    enemy = SEATS[1 - seat]
+    run: list[dict[str, Any]] = []
+    for line in reversed(log):
+        fx = line.get("fx", {})
+        if fx.get("over") or fx.get("undo"):
+            continue
+        if not run and not over and line["seat"] != enemy:
+            continue
+        if run and line["seat"] != run[0]["seat"]:
+            break
+        run.insert(0, line)
+    if not run:
+        return None
+    nodes: list[int] = []
+    for line in run:
+        fx = line.get("fx", {})
+        nodes += [n for k in ("place", "remove") if (n := fx.get(k)) is not None] + list(fx.get("move", []))
+    words = "; ".join(line.get("brief") or line["text"] for line in run)
+    who = run[0]["seat"]
+    return {"seat": who, "nodes": nodes, "text": f"{'You' if who == SEATS[seat] else who.capitalize()}: {words}"}
+
+
+def threats(obs: State, seat: int) -> list[int]:
+    """The bases next to ``seat``'s H.Q. that the enemy holds, linked to its own H.Q.: one placement away."""
+    b = obs.b
+    if obs.over:
+        return []
+    chain = obs.connected(1 - seat)
+    return sorted({b.ids[j] for i in b.hq[seat] for j in b.neighbours[i] if chain >> j & 1})
+
+
+def hq_warning(obs: State, seat: int) -> str:
+    """A warning when the enemy's chain reaches a base next to ``seat``'s H.Q."""
+    enemy = 1 - seat
+    near = threats(obs, seat)
+    if not near:
+        return ""
+    where = ", ".join(str(n) for n in near)
+    return f"Careful: {SEATS[enemy].capitalize()} holds base {where}, next to your H.Q.: " \
+        f"one more placement there could take it."
+
+
+def ending(log: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The deciding move of a finished game, as the log told it (the H.Q.'s taker and where from)."""
+    for line in reversed(log):
+        if line.get("fx", {}).get("over"):
+            decider: dict[str, Any] | None = line.get("decider")
+            return decider
+    return None
 
 
 def _laid(before: State, after: State, seat: int) -> list[int]:
@@ -186,7 +332,7 @@ def prompt(obs: State, seat: int) -> str:
     if obs.over:
         return result_text(obs)
     d = obs.decision
-    opp = SEATS[1 - obs.turn]
+    opp = _who(1 - obs.turn)
     node = obs.b.ids[obs.dnode] if obs.dnode >= 0 else None
     if obs.actor != seat:
         return f"{_who(obs.turn)} is playing: {_decision_words(d, opp, node)}"
@@ -357,6 +503,11 @@ def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_
         "winner": SEATS[obs.winner] if obs.over and obs.winner >= 0 else None,
         "reason": obs.reason or None,
         "result": result_text(obs),
+        "how": how_won(obs)[:1].upper() + how_won(obs)[1:],
         "players": players or {},
         "log": list(log),
+        "last": last_turn(log, seat, obs.over),
+        "warning": hq_warning(obs, seat),
+        "threats": threats(obs, seat),
+        "decider": ending(log) if obs.over else None,
     }

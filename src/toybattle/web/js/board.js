@@ -6,9 +6,14 @@
 //     me: "blue",               // whose connected bases are marked
 //     targets: [18, 19],        // node ids to highlight as legal for the current choice
 //     selected: 17,             // a node id to mark as chosen (e.g. the troop a bridge will move)
+//     last: {seat, nodes},      // the other side's latest move, marked until the next one
+//     threats: [12],            // enemy bases one step from this seat's H.Q. (a warning sign)
 //     onTap: (id, kind) => {},  // kind: "node" | "region"; id: node id or region id
 //     onHover: (id, kind) => {},// pointer over a node/region (id null when it leaves)
 //     animate: true,            // animate placements, removals and moves since the last draw
+//     keys: true,               // bases take the keyboard's focus: arrows move along the paths,
+//                               // Enter or Space taps, Escape calls onEscape()
+//     nodeLabel: (id) => "",    // what a screen reader says of a base
 //   });
 //
 // `terrain` is the terrain JSON served at /api/terrains/<id> (nodes with x, y in percent of a
@@ -72,6 +77,8 @@ export function drawBoard(svg, terrain, view, opts = {}) {
   const flip = !!opts.flip;
   const prev = svg.__tbPrev || null;
   const sameGame = prev && prev.terrain === terrain.id && prev.flip === flip;
+  const active = document.activeElement;
+  const hadFocus = active && svg.contains(active) && active.dataset.node ? Number(active.dataset.node) : null;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.classList.add("tb-board");
   while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -80,6 +87,9 @@ export function drawBoard(svg, terrain, view, opts = {}) {
   const claimed = view.claimed || {};
   const targets = new Set((opts.targets || []).map(Number));
   const mine = new Set(((view.connected || {})[opts.me] || []).map(Number));
+  const last = new Set(((opts.last || {}).nodes || []).map(Number));
+  const threats = new Set((opts.threats || []).map(Number));
+  const plain = !!view.first_game;  // a first game: special bases have no effect, so none is marked
 
   el("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 14, class: `ground ground-${terrain.id}` }, svg);
 
@@ -119,11 +129,21 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (top) cls.push("held", top[0]);
     if (mine.has(n.id)) cls.push("linked");
     if (targets.has(n.id)) cls.push("target");
+    if (threats.has(n.id)) cls.push("threat");
+    if (last.has(n.id)) cls.push("last");
     if (opts.selected === n.id) cls.push("selected");
     if (view.dnode === n.id) cls.push("acting");
     const g = el("g", { class: cls.join(" "), transform: `translate(${x},${y})`, "data-node": n.id }, nodes);
+    if (opts.keys) {
+      g.setAttribute("tabindex", "-1");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", (opts.nodeLabel && opts.nodeLabel(n.id)) || String(n.id));
+    }
     groups[n.id] = g;
-    if (targets.has(n.id)) el("circle", { r: R + 6, class: "target-ring" }, g);
+    if (targets.has(n.id)) {
+      el("circle", { r: R + 6, class: "target-halo" }, g);
+      el("circle", { r: R + 6, class: "target-ring" }, g);
+    }
     if (n.kind === "hq") {
       el("path", { d: badgePath(n.side, R + 2), class: "hq-shape" }, g);
       const t = el("text", { class: "hq-label", y: top ? -R - 6 : 4 }, g);
@@ -143,28 +163,41 @@ export function drawBoard(svg, terrain, view, opts = {}) {
         t.textContent = stack.length;
       }
     }
-    if (n.power) {
+    if (n.power && !plain) {
       const p = el("g", { class: `power power-${n.power}`, transform: `translate(${R - 3},${-R + 3})` }, g);
       el("circle", { r: 8.5 }, p);
       const t = el("text", { y: 3.6 }, p);
       t.textContent = POWER_MARK[n.power] || "★";
     }
-    if (n.allowed_codes) {
+    if (n.allowed_codes && !plain) {
       const r = el("g", { class: "restrict", transform: `translate(0,${R + 9})` }, g);
       const label = n.allowed_codes.join("·");
       el("rect", { x: -label.length * 2.6 - 3, y: -6.5, width: label.length * 5.2 + 6, height: 11, rx: 4 }, r);
       const t = el("text", { y: 2.4 }, r);
       t.textContent = label;
     }
-    if (n.kind === "base") {
-      const idt = el("text", { class: "node-id", x: -R + 1, y: R + 1 }, g);
+    if (n.kind === "base" && !top) {  // an empty base shows its number large, inside it
+      const idt = el("text", { class: "node-id inside", y: 5.5 }, g);
+      idt.textContent = n.id;
+    } else if (n.kind === "base") {  // a held base: on a tag at its lower left
+      const tag = el("g", { class: "node-tag", transform: `translate(${-R + 2},${R - 3})` }, g);
+      el("rect", { x: -8, y: -7, width: 16, height: 13, rx: 4 }, tag);
+      const idt = el("text", { class: "node-id", y: 3.5 }, tag);
       idt.textContent = n.id;
     }
+    if (threats.has(n.id)) {  // an enemy base one step from this seat's H.Q.: a warning sign
+      const w = el("g", { class: "threat-mark", transform: `translate(${-R + 3},${-R + 3})` }, g);
+      el("circle", { r: 8.5 }, w);
+      el("text", { y: 4 }, w).textContent = "!";
+    }
+    // the latest move: a pointer above the base, in the mover's colour
+    if (last.has(n.id)) el("path", { d: `M-7 ${-R - 13} H7 L0 ${-R - 2} Z`, class: `last-mark ${opts.last.seat}` }, g);
     el("circle", { r: R + 8, class: "hit", "data-node": n.id }, g);
   }
 
   if (opts.animate !== false && sameGame) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
   svg.__tbPrev = { terrain: terrain.id, flip, stacks: JSON.parse(JSON.stringify(stacks)) };
+  if (opts.keys) keyboard(svg, terrain, at, groups, targets, hadFocus, opts);
 
   svg.onclick = (ev) => {
     const hit = ev.target.closest("[data-node],[data-region]");
@@ -211,4 +244,66 @@ function animateChanges(svg, before, after, groups, at, fx) {
       a.onfinish = () => gone.remove();
     }
   }
+}
+
+// ------------------------------------------------------------------ the keyboard
+
+const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+/** The node to go to from `from` in direction `dir`: a neighbour along a path if one lies that way,
+ * else the nearest node that way. */
+function step(terrain, at, from, dir) {
+  const near = new Set(terrain.paths.filter((p) => p.includes(from)).map((p) => (p[0] === from ? p[1] : p[0])));
+  const score = (id) => {
+    const dx = at[id][0] - at[from][0], dy = at[id][1] - at[from][1];
+    const d = Math.hypot(dx, dy) || 1;
+    const cos = (dx * dir[0] + dy * dir[1]) / d;
+    return cos < 0.35 ? -Infinity : cos * 2 - d / 200 + (near.has(id) ? 1 : 0);
+  };
+  let best = null;
+  for (const n of terrain.nodes) {
+    if (n.id === from) continue;
+    const s = score(n.id);
+    if (s > -Infinity && (best === null || s > best[1])) best = [n.id, s];
+  }
+  return best ? best[0] : null;
+}
+
+// One base at a time takes Tab (a roving tabindex): the focused one, else the first target, else the first base.
+function keyboard(svg, terrain, at, groups, targets, hadFocus, opts) {
+  let roving = hadFocus !== null ? hadFocus : (svg.__tbFocus in groups ? svg.__tbFocus : null);
+  // a new choice: the focus goes to its first target
+  if (targets.size && (roving === null || !targets.has(roving))) roving = [...targets][0];
+  if (roving === null) roving = terrain.nodes[0].id;
+  const focusOn = (id) => {
+    if (groups[svg.__tbFocus]) groups[svg.__tbFocus].setAttribute("tabindex", "-1");
+    svg.__tbFocus = id;
+    groups[id].setAttribute("tabindex", "0");
+    groups[id].focus({ preventScroll: true });
+  };
+  svg.__tbFocus = roving;
+  groups[roving].setAttribute("tabindex", "0");
+  if (hadFocus !== null) groups[roving].focus({ preventScroll: true });
+  svg.__tbFocusOn = focusOn;
+  svg.onkeydown = (ev) => {
+    const id = ev.target.dataset && ev.target.dataset.node ? Number(ev.target.dataset.node) : null;
+    if (id === null) return;
+    if (ARROWS[ev.key]) {
+      const to = step(terrain, at, id, ARROWS[ev.key]);
+      if (to !== null) focusOn(to);
+      ev.preventDefault();
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (opts.onTap) opts.onTap(id, "node");
+    } else if (ev.key === "Escape" && opts.onEscape) {
+      ev.preventDefault();
+      opts.onEscape();
+    }
+  };
+}
+
+/** Put the keyboard's focus on the board (on its first target, if any). */
+export function focusBoard(svg) {
+  const first = svg.querySelector("g.node.target") || svg.querySelector("g.node[tabindex='0']");
+  if (first && svg.__tbFocusOn) svg.__tbFocusOn(Number(first.dataset.node));
 }

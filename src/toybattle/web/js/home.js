@@ -69,15 +69,16 @@ export async function showHome() {
     location.hash = `#/game/${data.game}`;
   });
   const gamesBox = h("div", { class: "panel games" }, h("h2", {}, "Your games"), h("p", { class: "muted" }, "Loading…"));
-  const links = (meta.links || []).map((l) => h("a", { class: "btn", href: l.href }, l.label));
+  // learning and the rules come first, above the fold on a phone
+  const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: l.href }, l.label));
   root.append(
     h("header", { class: "hero" },
       h("div", { class: "logo" }, badge("blue"), badge("red")),
       h("h1", {}, "Toy Battle"),
-      h("p", { class: "tagline" }, "Place troops, hold the paths back to your H.Q., surround regions for medals.")),
-    h("main", { class: "home" }, form, h("div", { class: "col" }, gamesBox,
-      h("div", { class: "panel" }, h("h2", {}, "Rules at hand"),
-        h("div", { class: "row wrap" }, h("a", { class: "btn", href: "#/troops", id: "troops-link" }, "Troops & terrains"), ...links)))));
+      h("p", { class: "tagline" }, "Place troops, hold the paths back to your H.Q., surround regions for medals."),
+      h("nav", { class: "row wrap center home-links", "aria-label": "Rules" }, ...links,
+        h("a", { class: "btn", href: "#/troops", id: "troops-link" }, "Troops & terrains"))),
+    h("main", { class: "home" }, form, h("div", { class: "col" }, gamesBox)));
   sync();
   fillGames(gamesBox);
 }

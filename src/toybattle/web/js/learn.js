@@ -1,13 +1,27 @@
 // The Learn section: lesson list with progress (localStorage), one lesson at a time, the rules and FAQ.
 // Every judgement comes from the server, which replays the learner's actions with the rules engine.
 // The board and tiles are drawn by the game's own renderer (board.js), so a lesson looks like a game.
-import { drawBoard } from "./board.js";
+import { drawBoard, focusBoard } from "./board.js";
 import { h as el, svgEl } from "./dom.js";
 import { getJSON, getMeta, getTerrain, troopName } from "./data.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
 
 const app = document.getElementById("app");
+
+// the Learn page's own words (kept together, ready for a catalogue)
+const T = {
+  heads: { right: "Right!", wrong: "Not quite.", refused: "Not allowed." },
+  rule: (r) => `Rule: ${r}.`,
+  picked: (name) => `${name}: tap a highlighted base (or tap ${name} on your rack again to put it back).`,
+  next: "Next lesson",
+  hq: (side) => `${side[0].toUpperCase()}${side.slice(1)} H.Q.`,
+  base: (id) => `Base ${id}`,
+  top: (seat, name) => `${seat} ${name} on top`,
+  empty: "empty",
+  target: "you can choose it now",
+  allDone: "All lessons",
+};
 const PROGRESS_KEY = "toybattle.learn.progress";
 
 function progress() {
@@ -80,12 +94,15 @@ function newNonce() {
 
 async function showLesson(id) {
   await getMeta();
-  const lesson = await getJSON(`/api/lessons/${encodeURIComponent(id)}`);
+  const [lesson, list] = await Promise.all([getJSON(`/api/lessons/${encodeURIComponent(id)}`), getJSON("/api/lessons")]);
+  const order = list.topics.flatMap((t) => t.lessons.map((l) => l.id));
+  lesson.next = order[order.indexOf(lesson.id) + 1] || null;
   const board = await getTerrain(lesson.terrain);
   setNav("");
   document.title = `${lesson.title} · Learn · Toy Battle`;
   // one svg per lesson, kept across renders, so board.js animates each placement like in a game
-  const svg = svgEl({ role: "img", "aria-label": `${lesson.terrain_name} board` });
+  const svg = svgEl({ role: "group", "aria-label": `${lesson.terrain_name} board` });
+  window.scrollTo(0, 0);
   const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, choice: new Choice(),
                hintsShown: 0, result: null };
   renderLesson(st);
@@ -139,14 +156,28 @@ function drawLessonBoard(st) {
     flip: st.view.seat === "red", me: st.view.seat, targets: finished(st) ? [] : st.choice.targets(st.view),
     selected: st.choice.from,
     onTap: (id, kind) => { if (kind === "node") nodeTap(st, id); },
+    keys: true, nodeLabel: (id) => nodeLabel(st, id), onEscape: () => { st.choice.reset(); renderLesson(st); },
   });
   return st.svg;
+}
+
+// what a screen reader says of a base: its number (or whose H.Q.), what is on top, whether it is a target
+function nodeLabel(st, id) {
+  const n = st.board.nodes.find((x) => x.id === id);
+  const stack = (st.view.stacks || {})[String(id)] || [];
+  const top = stack[stack.length - 1];
+  return [n.kind === "hq" ? T.hq(n.side) : T.base(id), top ? T.top(top[0], troopName(top[1])) : T.empty,
+    st.choice.targets(st.view).includes(id) ? T.target : null].filter(Boolean).join(", ");
 }
 
 function rackButtons(st) {
   const placing = st.choice.canPick(st.view) && !finished(st);
   return el("div", { class: "rack", "aria-label": "your rack" },
-    rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k) => { st.choice.pick(code, k); renderLesson(st); } }));
+    rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k, ev) => {
+      st.choice.pick(code, k);
+      renderLesson(st);
+      if (ev && ev.detail === 0 && st.choice.picked) focusBoard(st.svg);  // a keyboard pick goes on to the board
+    } }));
 }
 
 function choices(st) {
@@ -162,13 +193,18 @@ function typeMove(st) {
     el("label", {}, "Or type a move: ", input), el("button", { class: "btn", type: "submit" }, "Play"));
 }
 
+// The verdict's head word, unless the feedback starts with it already ("Right! Right: ..."), and the
+// rule of a refusal, unless the feedback states it already.
 function feedbackBox(st) {
   const r = st.result;
   if (!r) return null;
-  const head = { right: "Right!", wrong: "Not quite.", refused: "Not allowed." }[r.status];
+  const head = T.heads[r.status];
+  const word = head.replace(/[!.]$/, "").toLowerCase();
+  const saysHead = (r.feedback || "").toLowerCase().startsWith(word);
+  const saysRule = r.refusal && (r.feedback || "").toLowerCase().includes(r.refusal.toLowerCase());
   return el("div", { class: `feedback ${r.status}`, id: "feedback", role: "status" },
-    el("strong", {}, head), " ", r.feedback,
-    r.status === "refused" && r.refusal ? el("div", { class: "meta" }, `Rule: ${r.refusal}.`) : null);
+    saysHead ? null : el("strong", {}, head), saysHead ? null : " ", r.feedback || null,
+    r.status === "refused" && r.refusal && !saysRule ? el("div", { class: "meta" }, T.rule(r.refusal)) : null);
 }
 
 function renderLesson(st) {
@@ -179,10 +215,7 @@ function renderLesson(st) {
     el("p", {}, el("a", { href: "#/" }, "← all lessons")),
     el("h1", {}, lesson.title),
     el("div", { class: "lesson" },
-      el("div", { class: "lesson-board" }, drawLessonBoard(st),
-        el("p", { class: "meta" }, `${lesson.terrain_name}, ${lesson.first_game ? "first-game mode" : "standard mode"}; you play ${lesson.seat}. ` +
-          `Medals: blue ${view.medals.blue}, red ${view.medals.red} (objective ${view.objective[lesson.seat]}). ` +
-          `Red rack: ${view.counts.red.rack} · Blue rack: ${view.counts.blue.rack}.`)),
+      el("div", { class: "lesson-board", id: "lesson-board" }, drawLessonBoard(st)),
       el("div", { class: "lesson-text" },
         lesson.intro ? el("p", {}, lesson.intro) : null,
         lesson.steps.length ? el("ol", { class: "steps" }, lesson.steps.map(s => el("li", {}, el("strong", {}, s.title), " ", s.text))) : null,
@@ -190,17 +223,22 @@ function renderLesson(st) {
         lesson.goal.length ? el("p", { class: "meta" }, "Checked at the end of your move: " + lesson.goal.join("; ") + ".") : null),
       el("div", { class: "lesson-play" },
         el("p", { class: "prompt", id: "prompt" }, done ? "" : (st.choice.picked && view.legal
-          ? `${troopName(st.choice.picked)}: tap a highlighted base (or tap it on your rack again to put it back).` : view.prompt)),
+          ? T.picked(troopName(st.choice.picked)) : view.prompt)),
         rackButtons(st),
         choices(st),
-        typeMove(st),
         feedbackBox(st),
         el("div", { class: "bar" },
+          done && st.result.status === "right"
+            ? el("a", { class: "btn primary", id: "next", href: lesson.next ? `#/lesson/${lesson.next}` : "#/" }, lesson.next ? T.next : T.allDone) : null,
           st.hintsShown < lesson.hints.length && !done
             ? el("button", { class: "btn", id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st); } }, "Hint") : null,
           st.actions.length || st.result ? el("button", { class: "btn", id: "retry", onclick: () => retry(st) }, done && st.result.status === "right" ? "Play it again" : "Retry") : null,
-          el("button", { class: `btn${done ? " primary" : ""}`, id: "continue", onclick: () => continueAsGame(st).catch(showError) }, "Play on against a bot")),
+          el("button", { class: "btn", id: "continue", onclick: () => continueAsGame(st).catch(showError) }, "Play on against a bot")),
         hints.length ? el("ul", { class: "hints", id: "hints" }, hints.map(h => el("li", {}, h))) : null,
+        el("p", { class: "meta" }, `${lesson.terrain_name}, ${lesson.first_game ? "first-game mode" : "standard mode"}; you play ${lesson.seat}. ` +
+          `Medals: blue ${view.medals.blue}, red ${view.medals.red} (objective ${view.objective[lesson.seat]}). ` +
+          `Red rack: ${view.counts.red.rack} · Blue rack: ${view.counts.blue.rack}.`),
+        typeMove(st),
         el("p", { class: "source" }, `Rule source: ${lesson.source}`))),
   );
 }

@@ -16,25 +16,30 @@ export function coverFor(screen, seat) {
       h("h2", {}, `${cap(seat)}'s turn`),
       h("p", {}, `Pass the device to ${cap(seat)}. ${cap(other(seat))}, no peeking at the next rack!`),
       h("button", { class: "btn primary big", id: "cover-go", onclick: () => { screen.sock.rebind(token); } }, `I'm ${cap(seat)}: show my rack`))));
+  $("#cover-go").focus();  // a keyboard or screen-reader player lands on the one thing to do
 }
 
-/** The end of the game: who won and why, and what the session offers next. */
-export function endScreen(screen) {
+/** The end of the game: who won, how, the deciding move, and what the session offers next. Shown
+ * once by itself; `again` (the Result button) shows it after "Look at the board" put it away. */
+export function endScreen(screen, again = false) {
   const v = screen.view;
+  if (again) screen.endDismissed = null;
   if ($("#endscreen") || screen.endDismissed === v.ply) return;
   const won = v.winner === v.seat;
   const offers = (v.game && v.game.offers) || {};  // the session says what it will not refuse
   const title = screen.kind === "hotseat" ? `${cap(v.winner)} wins!` : (won ? "You win!" : `${v.players[v.winner] ? v.players[v.winner].name : cap(v.winner)} wins`);
-  document.body.appendChild(h("div", { class: "endscreen", id: "endscreen" },
+  document.body.appendChild(h("div", { class: "endscreen", id: "endscreen", role: "dialog", "aria-labelledby": "end-title" },
     h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
       h("h2", { id: "end-title" }, title),
-      h("p", { id: "end-reason" }, v.result),
-      h("p", { class: "muted" }, `Medals: blue ${v.medals.blue}/${v.objective.blue}, red ${v.medals.red}/${v.objective.red} · ${v.ply} actions`),
+      h("p", { id: "end-reason" }, v.how || v.result),
+      v.decider ? h("p", { id: "end-decider", class: "decider" }, v.decider.text) : null,
+      h("p", { class: "muted" }, `Medals: blue ${v.medals.blue} of ${v.objective.blue}, red ${v.medals.red} of ${v.objective.red}`),
       h("div", { class: "row wrap center" },
-        offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => screen.sock.rematch() }, "Rematch") : null,
+        offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => screen.out(() => screen.sock.rematch()) }, "Rematch") : null,
         offers.replay ? h("a", { class: "btn", href: `#/replay/${screen.id}`, id: "btn-replay" }, "Replay") : null,
         h("button", { class: "btn", id: "btn-look", onclick: () => { screen.endDismissed = v.ply; $("#endscreen").remove(); } }, "Look at the board"),
         h("a", { class: "btn", href: "#/" }, "Home")))));
+  $("#endscreen .btn").focus();
 }
 
 export function menuSheet(screen) {
@@ -42,10 +47,12 @@ export function menuSheet(screen) {
   const items = [h("a", { class: "btn", href: "#/" }, "Home (the game is saved)")];
   if (v && !v.over) items.push(h("button", { class: "btn danger", id: "btn-concede", onclick: () => {
     confirmBox(screen.kind === "hotseat" ? `${cap(v.turn)} concedes: ${cap(other(v.turn))} wins.` : "Concede this game? Your opponent wins.", "Concede",
-      () => { if (screen.kind === "hotseat" && v.turn !== v.seat) screen.sock.rebind(screen.entry.tokens[v.turn]); screen.sock.concede(); });
+      () => { if (screen.kind === "hotseat" && v.turn !== v.seat) screen.sock.rebind(screen.entry.tokens[v.turn]); screen.out(() => screen.sock.concede()); });
   } }, "Concede"));
   if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, "Invite link & QR code"));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, "Game log"));
+  // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
+  items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, "Troops"));
   openSheet("Menu", h("div", { class: "menu" }, items));
 }
 

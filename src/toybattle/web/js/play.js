@@ -1,9 +1,9 @@
 // The play screen: one game over the websocket (net.js). Its parts are drawn separately (board,
 // strips, prompt, buttons, rack, side panel), and every tap is looked up in the view (choice.js):
 // the page sends only action texts the server gave it.
-import { drawBoard, tileSvg } from "./board.js";
-import { $, h, fill, svgEl, badge, other } from "./dom.js";
-import { getMeta, getTerrain, troop, terrainInfo } from "./data.js";
+import { drawBoard, focusBoard, tileSvg } from "./board.js";
+import { $, h, fill, svgEl, badge, other, cap } from "./dom.js";
+import { getMeta, getTerrain, troop, troopName, terrainInfo, meta } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
@@ -15,6 +15,42 @@ import { saved } from "./saved.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 
 const app = () => $("#app");
+
+// the play screen's own words (kept together, ready for a catalogue)
+const T = {
+  connecting: "Connecting…",
+  offline: "Connection lost: reconnecting… Nothing can be sent until it is back.",
+  notSent: "Not sent: the connection is lost. Tap again once it is back.",
+  finishFirst: "Finish the current choice first (or skip it).",
+  picked: (name) => `tap a highlighted base (tap ${name} again to put it back).`,
+  nowhere: "nowhere to place it now (tap a base to see why); pick another troop.",
+  moveFrom: (n) => `Tap a highlighted base to move the troop on ${n} there (tap ${n} again to choose another).`,
+  thinking: (who) => `${who} is thinking…`,
+  strength: (t) => t.strength === null ? "joker" : `strength ${t.strength}`,
+  rackEmpty: "Your rack is empty.",
+  openLog: "Tap to read the whole game log",
+  firstGame: " · first game",
+  undo: "Undo (take the turn back)",
+  hintBtn: "Hint",
+  hint: (words) => `Hint: ${words}`,
+  why: "Why?",
+  place: (name, node) => `place ${name} on base ${node}`,
+  tapBase: (id) => `tap base ${id}`,
+  tapTwo: (id, to) => `tap base ${id}, then base ${to}`,
+  board: "The board",
+  base: (id) => `Base ${id}`,
+  hq: (side, mine) => `${cap(side)} H.Q.${mine ? " (yours)" : ""}`,
+  top: (whose, name, n) => `${whose} ${name} on top${n > 1 ? `, a stack of ${n}` : ""}`,
+  empty: "empty",
+  linked: "linked to your H.Q.",
+  target: "you can choose it now",
+  yourHqBottom: "Your H.Q. is at the bottom.",
+  holds: (who, ids) => `${who} ${who === "You" ? "hold" : "holds"} ${ids.length ? `base${ids.length > 1 ? "s" : ""} ${ids.join(", ")}` : "no base"}.`,
+  linkedList: (ids) => ids.length ? `Linked to your H.Q.: ${ids.join(", ")}.` : "No base is linked to your H.Q. yet.",
+  stack: (id, n, whose, name) => `Base ${id}: a stack of ${n}, ${name} (${whose}) on top.`,
+  region: (id, m, who) => `Region ${id} (${m} medal${m === 1 ? "" : "s"}) taken by ${who}.`,
+  medals: (me, mo, them, to) => `Medals: you ${me} of ${mo}; the other side ${them} of ${to}.`,
+};
 
 export class PlayScreen {
   constructor(id, entry) {
@@ -35,7 +71,7 @@ export class PlayScreen {
       onError: (m) => this.toast(m),
       onRematch: (m) => this.onRematch(m),
       onHint: (m) => this.onHint(m),
-      onStatus: (s) => this.root.classList.toggle("offline", s === "offline"),
+      onStatus: (s) => this.setOnline(s !== "offline"),
     });
   }
 
@@ -49,24 +85,33 @@ export class PlayScreen {
       h("header", { class: "topbar" },
         h("a", { class: "btn ghost", href: "#/", "aria-label": "Home", id: "home-btn" }, "◀"),
         h("div", { class: "title", id: "title" }, ""),
-        h("button", { class: "btn ghost", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
+        h("div", { class: "net-status", id: "net-status", role: "status" }),
+        h("button", { class: "btn ghost wide-only", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
         h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, "Log"),
         h("button", { class: "btn ghost", id: "menu-btn", "aria-label": "More", onclick: () => this.showMenu() }, "⋯")),
       h("div", { class: "strip opp", id: "opp" }),
       h("div", { class: "table" },
         h("div", { class: "board-wrap" },
-          this.svg = svgEl({ id: "board", role: "img", "aria-label": "The board" }))),
-      h("div", { class: "ticker", id: "ticker", "aria-live": "polite" }),
-      h("aside", { class: "side" },
-        h("div", { class: "side-card", id: "side-card" }),
-        h("div", { class: "side-discard", id: "side-discard" }),
-        h("div", { class: "side-log", id: "side-log" })),
-      h("div", { class: "dock" },
-        h("div", { class: "toast hidden", id: "toast", role: "alert" }),
-        h("div", { class: "card-pop hidden", id: "card-pop" }),
-        h("div", { class: "prompt", id: "prompt" }, "Connecting…"),
-        h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
-        h("div", { class: "rack", id: "rack", "aria-label": "Your rack" })));
+          this.svg = svgEl({ id: "board", role: "group", "aria-label": T.board, "aria-describedby": "board-desc" }),
+          h("p", { class: "sr-only", id: "board-desc" }))),
+      h("div", { class: "ticker", id: "ticker", title: T.openLog, onclick: () => this.showLog() }),
+      // the console: on a phone a dock of fixed height under the board (its words, cards and
+      // refusals share one box there, so the board never shrinks); on a desktop the right column
+      h("div", { class: "console" },
+        h("div", { class: "dock" },
+          h("div", { class: "info", id: "info" },
+            h("div", { class: "prompt", id: "prompt" }, T.connecting),
+            h("div", { class: "aux", id: "aux" }),
+            h("div", { class: "card-pop hidden", id: "card-pop" }),
+            h("div", { class: "toast hidden", id: "toast", role: "alert" })),
+          h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
+          h("div", { class: "rack", id: "rack", "aria-label": "Your rack" })),
+        h("aside", { class: "side" },
+          h("div", { class: "side-card", id: "side-card" }),
+          h("div", { class: "side-discard", id: "side-discard" }),
+          h("div", { class: "side-log", id: "side-log" }))),
+      h("div", { class: "sr-only", id: "announce", "aria-live": "polite" }));
+    root.addEventListener("keydown", (e) => { if (e.key === "Escape" && !$("#sheet")) this.cancel(); });
     fill(app(), root);
   }
 
@@ -111,7 +156,22 @@ export class PlayScreen {
       this.hintNode = place.node;
       this.render();
     }
-    this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, `Hint: ${m.action}`), h("p", {}, m.reason)));
+    this.showCard(h("div", { class: "card hint-card" }, h("div", { class: "card-title" }, T.hint(this.hintWords(m.action))),
+      h("details", {}, h("summary", {}, T.why), h("p", {}, m.reason))));
+  }
+
+  /** A hinted action in words, from what the view says of it: a placement, a button, or a tap on a base. */
+  hintWords(action) {
+    const v = this.view;
+    const place = this.choice.placementOf(v, action);
+    if (place) return T.place(troopName(place.code), place.node);
+    const button = v.legal.buttons.find((b) => b.action === action);
+    if (button) return button.label;
+    for (const [id, t] of Object.entries(v.legal.board)) {
+      if (t.action === action) return T.tapBase(id);
+      for (const [to, u] of Object.entries(t.then || {})) if (u.action === action) return T.tapTwo(id, to);
+    }
+    return action;
   }
 
   showWaiting(v) {
@@ -144,19 +204,25 @@ export class PlayScreen {
   render(fx = []) {
     const v = this.view;
     const t = terrainInfo(v.terrain);
-    fill($("#title"), h("span", {}, t.name), h("small", {}, v.first_game ? " · first game" : ""));
+    fill($("#title"), h("span", {}, t.name), v.first_game ? h("small", {}, T.firstGame) : null);
     this.renderStrip($("#opp"), other(v.seat));
     this.renderStrip($("#me"), v.seat);
     drawBoard(this.svg, this.terrain, v, {
       flip: v.seat === "red", me: v.seat, targets: this.choice.targets(v), selected: this.choice.from ?? (this.choice.picked ? this.hintNode : null),
+      last: v.over && v.decider ? { seat: v.winner, nodes: v.decider.nodes } : v.last, threats: v.threats,
       onTap: (id, kind) => this.tap(id, kind), onHover: (id, kind) => this.hover(id, kind), fx,
+      keys: true, nodeLabel: (id) => this.nodeLabel(id), onEscape: () => this.cancel(),
     });
+    $("#board-desc").textContent = this.describeBoard();
     this.svg.dataset.ply = v.ply;
     this.svg.dataset.actor = v.actor || "";
     this.svg.dataset.decision = v.decision;
     const last = v.log[v.log.length - 1];
-    $("#ticker").textContent = last ? this.words(last) : "";
-    fill($("#prompt"), ...this.promptContent());
+    const told = v.last ? v.last.text : (last ? this.words(last) : "");
+    fill($("#ticker"), h("span", {}, told));
+    $("#ticker").classList.toggle("other", !!(v.last && v.last.seat !== v.seat));
+    this.announce(told);
+    fill($("#prompt"), v.warning ? h("div", { class: "warn-line", id: "hq-warning" }, `⚠ ${v.warning}`) : null, ...this.promptContent());
     $("#prompt").classList.remove("error");  // set while a room waited and failed
     $("#prompt").classList.toggle("mine", !!v.legal);
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
@@ -170,6 +236,47 @@ export class PlayScreen {
     this.root.dataset.over = v.over ? "1" : "";
   }
 
+  /** What a screen reader says of node `id`: what it is, what is on it, whether it is a target now. */
+  nodeLabel(id) {
+    const v = this.view;
+    const n = this.terrain.nodes.find((x) => x.id === id);
+    const stack = v.stacks[String(id)] || [];
+    const top = stack[stack.length - 1];
+    const parts = [n.kind === "hq" ? T.hq(n.side, n.side === v.seat) : T.base(id)];
+    if (n.kind !== "hq") parts.push(top ? T.top(top[0] === v.seat ? "your" : cap(top[0]), troopName(top[1]), stack.length) : T.empty);
+    if (n.power && !v.first_game) parts.push(meta().powers[n.power].name);
+    if ((v.connected[v.seat] || []).includes(id)) parts.push(T.linked);
+    if (this.choice.targets(v).includes(id)) parts.push(T.target);
+    return parts.join(", ");
+  }
+
+  /** The board in words, for a screen reader: who holds which base, what is linked, regions and medals. */
+  describeBoard() {
+    const v = this.view;
+    const held = (seat) => Object.entries(v.stacks).filter(([, st]) => st[st.length - 1][0] === seat).map(([id]) => id);
+    const them = other(v.seat);
+    const regions = Object.entries(v.claimed).map(([id, who]) => {
+      const r = this.terrain.regions.find((x) => String(x.id) === id);
+      return T.region(id, r.medals, who === v.seat ? "you" : cap(who));
+    });
+    const stacks = Object.entries(v.stacks).filter(([, st]) => st.length > 1)
+      .map(([id, st]) => T.stack(id, st.length, st[st.length - 1][0] === v.seat ? "yours" : cap(st[st.length - 1][0]), troopName(st[st.length - 1][1])));
+    return [T.yourHqBottom, T.holds("You", held(v.seat)), T.holds(cap(them), held(them)), ...stacks,
+      T.linkedList(v.connected[v.seat] || []), ...regions,
+      T.medals(v.medals[v.seat], v.objective[v.seat], v.medals[them], v.objective[them])].join(" ");
+  }
+
+  /** Escape: put the picked troop back (or close the open step), and go back to the rack. */
+  cancel() {
+    if (!this.choice.picked && this.choice.from === null) return;
+    const code = this.choice.picked;
+    this.choice.reset();
+    this.hintNode = null;
+    this.render();
+    const tile = code && $(`#rack .rack-tile[data-troop="${code}"]`);
+    if (tile) tile.focus();
+  }
+
   renderStrip(box, seat) {
     const v = this.view;
     seatStrip(box, v, seat, { you: seat === v.seat && this.kind !== "hotseat",
@@ -179,24 +286,27 @@ export class PlayScreen {
   promptContent() {
     const v = this.view;
     const c = this.choice;
-    if (c.picked && v.legal) {
-      return [h("b", {}, `${troop(c.picked).name}: `), c.targets(v).length
-        ? " tap a highlighted base to place it (tap it on your rack again to put it back)."
-        : "nowhere to place it now (tap a base to see why); pick another troop."];
+    if (c.picked && v.legal) {  // the picked troop's card lives here, in the prompt's box: the board keeps its size
+      const t = troop(c.picked);
+      return [h("b", {}, `${t.name} (${T.strength(t)}): `), c.targets(v).length ? T.picked(t.name) : T.nowhere,
+        h("span", { class: "effect" }, ` ${t.effect}`)];
     }
-    if (c.from !== null && v.legal) return [`Tap a highlighted base to move the troop on ${c.from} there (tap ${c.from} again to choose another).`];
+    if (c.from !== null && v.legal) return [T.moveFrom(c.from)];
     const who = v.players[v.actor];
-    if (v.actor && v.actor !== v.seat && who && who.kind === "bot") return [h("span", { class: "thinking" }, `${who.name} is thinking…`)];
+    if (v.actor && v.actor !== v.seat && who && who.kind === "bot") return [h("span", { class: "thinking" }, T.thinking(who.name))];
     return [v.prompt];
   }
 
   renderButtons() {
     const v = this.view;
     const out = choiceButtons(v, v.seat, (action) => this.send(action));
-    if (v.can_undo) out.push(h("button", { class: "btn", id: "btn-undo", onclick: () => this.sock.undo() }, "↶ Undo"));
-    if (v.legal && this.kind !== "online") out.push(h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": "Hint",
-      onclick: () => this.sock.hint() }, "Hint"));
-    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd() }, "Result"));
+    // undo and the hint sit in the prompt's corner: the row of choices then fits one line on a phone
+    fill($("#aux"),
+      v.can_undo ? h("button", { class: "btn ghost", id: "btn-undo", "aria-label": T.undo, title: T.undo,
+        onclick: () => this.out(() => this.sock.undo()) }, "↶") : null,
+      v.legal && this.kind !== "online" ? h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": T.hintBtn,
+        onclick: () => this.out(() => this.sock.hint()) }, T.hintBtn) : null);
+    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, "Result"));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
     if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));
     fill($("#buttons"), ...out);
@@ -212,9 +322,9 @@ export class PlayScreen {
 
   renderRack() {
     const v = this.view;
-    const tiles = rackTiles(v, this.choice, { onPick: (code, k) => this.pick(code, k),
+    const tiles = rackTiles(v, this.choice, { onPick: (code, k, ev) => this.pick(code, k, ev),
       onLaid: (code) => this.showCard(laidCard(code, v.seat)) });
-    fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, "Your rack is empty."));
+    fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, T.rackEmpty));
   }
 
   renderSide() {
@@ -239,18 +349,17 @@ export class PlayScreen {
 
   // this.card: an element, or a function that builds it from the current view (cards about the board
   // and the counters), so that every new view redraws them and none shows a board that has changed
+  // On a phone a card shows in the prompt's box (a picked troop's card is the prompt itself); on a
+  // desktop in the side column.
   renderCard() {
     const pop = $("#card-pop");
-    let card = typeof this.card === "function" ? this.card() : this.card;
-    if (this.choice.picked && !isHint(card)) card = troopCard(this.choice.picked, this.view.seat);
-    if (!card) {
-      pop.classList.add("hidden"); fill(pop);
-      fill($("#side-card"), this.hovered ? this.boardCard(this.hovered.id, this.hovered.kind) : null);
-      return;
-    }
+    const card = typeof this.card === "function" ? this.card() : this.card;
+    const picked = this.choice.picked && !isHint(card) ? troopCard(this.choice.picked, this.view.seat) : null;
+    const side = picked || card || (this.hovered ? this.boardCard(this.hovered.id, this.hovered.kind) : null);
+    fill($("#side-card"), side ? side.cloneNode(true) : null);
+    if (!card || picked) { pop.classList.add("hidden"); fill(pop); return; }
     pop.classList.remove("hidden");
-    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; this.choice.reset(); this.render(); } }, "✕"));
-    fill($("#side-card"), card.cloneNode(true));
+    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; this.render(); } }, "✕"));
   }
 
   showCard(card) { this.card = card; this.renderCard(); }
@@ -266,6 +375,25 @@ export class PlayScreen {
     fill($("#side-card"), this.boardCard(id, kind));
   }
 
+  /** Say `text` to a screen reader (once: the same words twice are not repeated). */
+  announce(text) {
+    if (!text || text === this.announced) return;
+    this.announced = text;
+    $("#announce").textContent = text;
+  }
+
+  setOnline(online) {
+    this.online = online;
+    this.root.classList.toggle("offline", !online);
+    $("#net-status").textContent = online ? "" : T.offline;
+    if (!online) this.announce(T.offline);
+  }
+
+  /** Send something over the socket; a tap made while the connection is lost is said, never dropped silently. */
+  out(sendIt) {
+    if (this.online === false || sendIt() === null) this.toast(T.notSent);
+  }
+
   toast(message) {
     const t = $("#toast");
     t.textContent = message;
@@ -278,20 +406,22 @@ export class PlayScreen {
 
   send(action) {
     $("#toast").classList.add("hidden");
-    this.sock.act(action, this.view.ply);
+    this.out(() => this.sock.act(action, this.view.ply));
   }
 
-  pick(code, k) {
+  // a pick made by keyboard (a click with no pointer) sends the focus on to the board's first target
+  pick(code, k, ev) {
     const v = this.view;
     this.card = null;
     if (!this.choice.canPick(v)) {
       this.showCard(troopCard(code, v.seat));
-      if (v.legal) this.toast("Finish the current choice first (or skip it).");
+      if (v.legal) this.toast(T.finishFirst);
       return;
     }
     this.hintNode = null;
     this.choice.pick(code, k);
     this.render();
+    if (ev && ev.detail === 0 && this.choice.picked) focusBoard(this.svg);
   }
 
   // a tap does what the view says it means: send its action, say the rule that refuses it, open a
@@ -302,15 +432,14 @@ export class PlayScreen {
     if (meant && meant.send) { this.send(meant.send); return; }
     if (meant && meant.refused) { this.toast(meant.refused); return; }
     if (meant && meant.opened) { this.render(); return; }
-    this.showCard(() => this.boardCard(id, kind));
-    if (kind === "node" && this.choice.canPick(v)) this.toast("Pick a troop on your rack first, then tap where it goes.");
+    this.showCard(() => this.boardCard(id, kind));  // a tap that means nothing reads what was tapped
   }
 
   // -------------------------------------------------------------- overlays (overlays.js)
 
   cover(seat) { coverFor(this, seat); }
   uncover() { this.covered = false; const c = $("#cover"); if (c) c.remove(); }
-  showEnd() { endScreen(this); }
+  showEnd(again = false) { endScreen(this, again); }
   showMenu() { menuSheet(this); }
   showLog() { openSheet("Game log", this.logList(this.view ? this.view.log : [])); }
   showDiscard() { discardSheet(this); }

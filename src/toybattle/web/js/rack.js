@@ -11,7 +11,7 @@ export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
     return h("button", {
       class: `rack-tile${picked ? " picked" : ""}${choice.stuck(view, code) ? " stuck" : ""}`,
       "data-troop": code, "data-k": k, "aria-pressed": picked ? "true" : "false", disabled,
-      "aria-label": `${troopName(code)}${picked ? " (picked)" : ""}`, onclick: () => onPick(code, k),
+      "aria-label": `${troopName(code)}${picked ? " (picked)" : ""}`, onclick: (ev) => onPick(code, k, ev),
     }, tileSvg([view.seat, code], 38), h("span", { class: "rack-name" }, troopName(code)));
   });
   const laid = view.laid.map((code) => h("button", {

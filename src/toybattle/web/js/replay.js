@@ -1,11 +1,23 @@
 // The replay of a finished game, step by step, from the seat's own views.
 import { drawBoard } from "./board.js";
-import { $, h, fill, badge, medalIcon, cap, other, svgEl } from "./dom.js";
+import { $, h, fill, badge, medalIcon, cap, other, svgEl, svgIcon } from "./dom.js";
 import { getMeta, getTerrain, terrainInfo } from "./data.js";
 import { saved } from "./saved.js";
 import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const app = () => $("#app");
+
+// the step buttons draw their own icons: media glyphs (⏮ ⏭) are missing from many phones' fonts
+const ICONS = { first: "M-8 -7 H-5 V7 H-8 Z M6 -7 V7 L-4 0 Z", prev: "M5 -7 V7 L-6 0 Z",
+  next: "M-5 -7 V7 L6 0 Z", last: "M5 -7 H8 V7 H5 Z M-6 -7 V7 L4 0 Z" };
+
+/** The nodes the step's own move touched, to mark on the board. */
+function stepMark(v) {
+  const e = v.log[v.log.length - 1];
+  if (!e) return null;
+  const fx = e.fx || {};
+  return { seat: e.seat, nodes: [fx.place, fx.remove, ...(fx.move || [])].filter((n) => n !== undefined) };
+}
 
 export async function showReplay(id) {
   await getMeta();
@@ -30,7 +42,7 @@ export async function showReplay(id) {
     k = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = k;
     const v = frames[k];
-    drawBoard(svg, terrain, v, { flip: v.seat === "red", me: v.seat, animate, onTap: () => {} });
+    drawBoard(svg, terrain, v, { flip: v.seat === "red", me: v.seat, animate, last: stepMark(v), onTap: () => {} });
     label.textContent = `Step ${k} of ${frames.length - 1}` + (v.log.length ? ` — ${v.log[v.log.length - 1].text}` : " — the start");
     for (const [box, seat] of [[opp, other(v.seat)], [me, v.seat]]) {
       box.className = `strip ${seat}`;
@@ -47,11 +59,11 @@ export async function showReplay(id) {
     opp, h("div", { class: "table" }, h("div", { class: "board-wrap" }, svg)), me,
     h("div", { class: "dock" }, label,
       h("div", { class: "row center replay-controls" },
-        h("button", { class: "btn", "aria-label": "First", onclick: () => show(0) }, "⏮"),
-        h("button", { class: "btn", id: "replay-prev", "aria-label": "Previous", onclick: () => show(k - 1) }, "◀"),
+        h("button", { class: "btn", "aria-label": "First", onclick: () => show(0) }, svgIcon(ICONS.first)),
+        h("button", { class: "btn", id: "replay-prev", "aria-label": "Previous", onclick: () => show(k - 1) }, svgIcon(ICONS.prev)),
         slider,
-        h("button", { class: "btn", id: "replay-next", "aria-label": "Next", onclick: () => show(k + 1) }, "▶"),
-        h("button", { class: "btn", "aria-label": "Last", onclick: () => show(frames.length - 1) }, "⏭")),
+        h("button", { class: "btn", id: "replay-next", "aria-label": "Next", onclick: () => show(k + 1) }, svgIcon(ICONS.next)),
+        h("button", { class: "btn", "aria-label": "Last", onclick: () => show(frames.length - 1) }, svgIcon(ICONS.last))),
       logBox)));
   show(k, false);
 }

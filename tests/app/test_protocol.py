@@ -134,7 +134,7 @@ def test_a_game_saved_with_a_retired_level_loads_and_plays_at_the_default_level(
     row.meta["bot"]["level"] = row.meta["settings"]["level"] = "hard"
     store.put(row)
     session = LocalSession(store.get(row.id), store, bot_delay=0)
-    assert session.bot is not None and session.bot.level == default_level() == "medium"
+    assert session.bot_level == default_level() == "medium"
     assert session.players()["red"]["name"] == "Bot (Medium)"
 
 

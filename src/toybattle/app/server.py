@@ -64,6 +64,13 @@ class Games:
 
     def add(self, session: Session) -> None:
         self.sessions[session.id] = session
+        session.on_idle = self.forget
+
+    def forget(self, session: Session) -> None:
+        """Drop a finished game nobody watches: it lives on in the store, and ``get`` loads it again."""
+        if self.sessions.get(session.id) is session and session.idle:
+            del self.sessions[session.id]
+            session.on_idle = None
 
     def get(self, game_id: str) -> Session | None:
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 64:
@@ -81,6 +88,10 @@ class Games:
         self.add(session)
         if isinstance(session, LocalSession):
             session.kick_bot()
+        with contextlib.suppress(RuntimeError):  # no loop running (a script): nothing to release later
+            # a finished game opened for one request (its status, its replay) is dropped after it,
+            # unless a socket subscribed meanwhile
+            asyncio.get_running_loop().call_soon(session.release_if_idle)
         return session
 
     def create(self, settings: dict[str, Any], start: State | None = None,
@@ -217,9 +228,12 @@ class Connection:
         seat = session.seat_of(token) if session else None
         if session is None or seat is None:
             raise Refused("unknown game or token")
-        self.unbind()
+        old = self.session
         self.session, self.seat = session, seat
-        session.subscribe(self.push_view)
+        if old is not session:  # watch the new game before leaving the old (which may then be dropped)
+            session.subscribe(self.push_view)
+            if old is not None:
+                old.unsubscribe(self.push_view)
         await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
         await self.push_view(session)
 

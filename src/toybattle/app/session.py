@@ -36,6 +36,7 @@ from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, deal, un
 from toybattle.store import GameRow, Store
 
 from . import bots as app_bots
+from . import pool
 from .view import log_lines, result_text, seat_view
 
 log = logging.getLogger("toybattle.app")
@@ -59,6 +60,8 @@ class Session(ABC):
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
+        # called when nothing needs this session in memory any more (the games registry drops it)
+        self.on_idle: Callable[[Session], None] | None = None
 
     @abstractmethod
     def seat_of(self, token: str) -> int | None:
@@ -103,6 +106,16 @@ class Session(ABC):
     def unsubscribe(self, fn: Listener) -> None:
         if fn in self._listeners:
             self._listeners.remove(fn)
+        self.release_if_idle()
+
+    @property
+    def idle(self) -> bool:
+        """Whether nothing needs this session in memory any more (the registry then drops it)."""
+        return False
+
+    def release_if_idle(self) -> None:
+        if self.idle and self.on_idle is not None:
+            self.on_idle(self)
 
     async def changed(self) -> None:
         """Tell every connected seat to fetch its new view."""
@@ -111,6 +124,7 @@ class Session(ABC):
                 await fn(self)
             except Exception:  # one broken connection must not stop the others
                 log.exception("listener failed")
+        self.release_if_idle()
 
 
 def new_token() -> str:
@@ -132,10 +146,11 @@ class LocalSession(Session):
         self.bot_seat: int = SEATS.index(bot["seat"]) if bot else -1
         if bot:
             bot["level"] = app_bots.offered(bot["level"])
-        self.bot = app_bots.make_bot(bot["level"], seed=None) if bot else None
+        self.bot_level: str | None = bot["level"] if bot else None  # the bot thinks in the pool (app.pool)
         self.rng = random.SystemRandom()
         self.lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
+        self._views: dict[int, dict[str, Any]] = {}  # each seat's view of the current state (see view())
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
@@ -227,6 +242,12 @@ class LocalSession(Session):
     def over(self) -> bool:
         return self.state.over
 
+    @property
+    def idle(self) -> bool:
+        """Over, no socket watching and no bot task: the store holds all of it, and the registry
+        loads it again if a page asks."""
+        return self.over and not self._listeners and not (self._bot_task and not self._bot_task.done())
+
     def players(self) -> dict[str, Any]:
         out = {}
         for seat in (0, 1):
@@ -243,6 +264,13 @@ class LocalSession(Session):
                 "first_game": self.state.first_game, "host": self.row.meta.get("host")}
 
     def view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s view, built once per change however many sockets watch the seat (a copy of the
+        top level: the server adds to it)."""
+        if seat not in self._views:
+            self._views[seat] = self._view(seat)
+        return dict(self._views[seat])
+
+    def _view(self, seat: int) -> dict[str, Any]:
         return seat_view(observation(self.state, seat), seat, log=self.logs[seat][-300:],
                          can_undo=self.can_undo(seat), players=self.players(), game=self.game_info())
 
@@ -288,9 +316,8 @@ class LocalSession(Session):
         s = self.state
         if s.over or s.actor != seat or seat == self.bot_seat:
             raise Refused("a hint is for the seat about to play")
-        adviser = app_bots.make_bot(HINT_LEVEL)
         obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
-        a, why = await asyncio.to_thread(adviser.hint, obs)
+        a, why = await pool.hint(HINT_LEVEL, obs)
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
 
     def replay(self, seat: int) -> dict[str, Any]:
@@ -384,11 +411,13 @@ class LocalSession(Session):
         """Make ``change``, then store the game; if storing fails, put everything back and refuse."""
         saved = (self.state.copy(), list(self.record.actions), [lines[:] for lines in self.logs], self._checkpoint,
                  self._revealed, dict(self.row.meta))
+        self._views.clear()
         change()
         try:
             self._save()
         except Exception as e:
             (self.state, self.record.actions, self.logs, self._checkpoint, self._revealed, self.row.meta) = saved
+            self._views.clear()
             log.error("game %s: cannot store: %s", self.id, e)
             raise Refused(f"the game could not be saved, nothing changed ({e})") from None
 
@@ -404,20 +433,21 @@ class LocalSession(Session):
 
     def kick_bot(self) -> None:
         """Start the bot's turn if it is due (and not already running)."""
-        if self.bot is None or self.state.over or self.state.actor != self.bot_seat:
+        if self.bot_level is None or self.state.over or self.state.actor != self.bot_seat:
             return
         if self._bot_task and not self._bot_task.done():
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bot())
+        self._bot_task.add_done_callback(lambda _: self.release_if_idle())  # its last move may end the game
 
     async def _run_bot(self) -> None:
-        bot = self.bot
-        while bot is not None and not self.state.over and self.state.actor == self.bot_seat:
+        level = self.bot_level
+        while level is not None and not self.state.over and self.state.actor == self.bot_seat:
             await asyncio.sleep(self.bot_delay)
             ply = self.state.ply
-            obs = observation(self.state, self.bot_seat)
+            obs = observation(self.state, self.bot_seat)  # all the bot is sent: its seat's observation
             try:
-                a = await asyncio.to_thread(bot.choose, obs)
+                a = await pool.choose(level, obs)
             except Exception:
                 log.exception("game %s: the bot failed; it plays a random legal action", self.id)
                 a = self.rng.choice(obs.legal_actions())

@@ -26,6 +26,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -47,7 +48,9 @@ class Server:
         self.dir = tempfile.TemporaryDirectory()
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "toybattle", "serve", "--port", "0", "--no-browser", "--bot-delay", str(bot_delay),
+            [sys.executable, *(["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if "BENCH_PROFILE" in os.environ
+                               else []),
+             "-m", "toybattle", "serve", "--port", "0", "--no-browser", "--bot-delay", str(bot_delay),
              "--db", os.path.join(self.dir.name, "games.sqlite3")],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
         assert self.proc.stdout is not None
@@ -70,7 +73,7 @@ class Server:
         return rss(self.proc.pid), sum(rss(int(c)) for c in children)
 
     def stop(self) -> None:
-        self.proc.terminate()
+        self.proc.send_signal(signal.SIGINT)  # as Ctrl+C: the server stops cleanly
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:

@@ -9,10 +9,13 @@ Each worker keeps one bot per level and reuses it: bots keep nothing from one ch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -44,7 +47,7 @@ def executor() -> Executor:
     global _executor
     if _executor is None:
         _executor = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_quiet)
+                                        initializer=_worker_start)
     return _executor
 
 
@@ -56,10 +59,21 @@ def shutdown() -> None:
         _executor = None
 
 
-def _quiet() -> None:
-    """In a worker: Ctrl+C in the terminal stops the server, which stops its workers; a worker
-    interrupted on its own would only print a traceback."""
+def _worker_start() -> None:
+    """In a worker: Ctrl+C in the terminal stops the server, which stops its workers (a worker
+    interrupted on its own would only print a traceback); and a worker whose server is gone,
+    however it went (kill -9 included), exits instead of waiting for jobs forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)  # on a busy machine, the server's acknowledgements go before bots' thinking
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _bot(level: str) -> Bot:

@@ -36,6 +36,7 @@ from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
+from . import pool
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
@@ -155,16 +156,14 @@ class Connection:
         self.seat = -1
         self.send_lock = asyncio.Lock()
 
-    async def send(self, msg: dict[str, Any]) -> None:
+    async def send(self, msg: dict[str, Any] | str) -> None:
         async with self.send_lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
-                await self.ws.send_text(json.dumps(msg))
+                await self.ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def push_view(self, session: Session) -> None:
         if session is self.session:
-            view = session.view(self.seat)
-            view["game"] = {**view.get("game", {}), "offers": session.offers()}
-            await self.send({"type": "view", "view": view})
+            await self.send(session.view_message(self.seat))
 
     def unbind(self) -> None:
         if self.session:
@@ -468,6 +467,7 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
             yield
         finally:
             games.stop()
+            pool.shutdown()
 
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=16384)
     app.state.games = games

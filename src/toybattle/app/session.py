@@ -10,7 +10,10 @@ by implementing the same interface (see docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import functools
+import json
 import logging
 import random
 import secrets
@@ -70,6 +73,12 @@ class Session(ABC):
     @abstractmethod
     def view(self, seat: int) -> dict[str, Any]:
         """The message body for ``seat`` (build it with ``view.seat_view`` from an observation)."""
+
+    def view_message(self, seat: int) -> str:
+        """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers."""
+        view = self.view(seat)
+        view["game"] = {**view.get("game", {}), "offers": self.offers()}
+        return json.dumps({"type": "view", "view": view})
 
     @abstractmethod
     async def act(self, seat: int, action: str) -> None:
@@ -151,6 +160,7 @@ class LocalSession(Session):
         self.lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self._views: dict[int, dict[str, Any]] = {}  # each seat's view of the current state (see view())
+        self._messages: dict[int, str] = {}  # ... and its view message, encoded once for every socket
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
@@ -270,6 +280,11 @@ class LocalSession(Session):
             self._views[seat] = self._view(seat)
         return dict(self._views[seat])
 
+    def view_message(self, seat: int) -> str:
+        if seat not in self._messages:
+            self._messages[seat] = super().view_message(seat)
+        return self._messages[seat]
+
     def _view(self, seat: int) -> dict[str, Any]:
         return seat_view(observation(self.state, seat), seat, log=self.logs[seat][-300:],
                          can_undo=self.can_undo(seat), players=self.players(), game=self.game_info())
@@ -288,7 +303,7 @@ class LocalSession(Session):
     async def act(self, seat: int, action: str) -> None:
         async with self.lock:
             a = self._check(seat, action)
-            self._commit(lambda: self._play(a))
+            await self._commit(lambda: self._play(a))
         await self.changed()
         self.kick_bot()
 
@@ -302,14 +317,14 @@ class LocalSession(Session):
                 raise Refused("a hidden tile was revealed this turn (a draw or a random pick): no undo")
             if not self.can_undo(seat):
                 raise Refused("nothing to undo this turn")
-            self._commit(self._undo)
+            await self._commit(self._undo)
         await self.changed()
 
     async def concede(self, seat: int) -> None:
         async with self.lock:
             if self.state.over:
                 raise Refused("the game is over")
-            self._commit(lambda: self._concede(seat))
+            await self._commit(lambda: self._concede(seat))
         await self.changed()
 
     async def hint(self, seat: int) -> dict[str, Any]:
@@ -407,27 +422,33 @@ class LocalSession(Session):
                 line["you"] = f"You concede. {result_text(s)}"
             self.logs[viewer].append(line)
 
-    def _commit(self, change: Callable[[], None]) -> None:
-        """Make ``change``, then store the game; if storing fails, put everything back and refuse."""
+    async def _commit(self, change: Callable[[], None]) -> None:
+        """Make ``change``, then store the game; if storing fails, put everything back and refuse.
+        The write (durable, so slow) runs in a thread: other games go on meanwhile; this one waits,
+        as its caller holds its lock."""
         saved = (self.state.copy(), list(self.record.actions), [lines[:] for lines in self.logs], self._checkpoint,
                  self._revealed, dict(self.row.meta))
         self._views.clear()
+        self._messages.clear()
         change()
         try:
-            self._save()
+            await asyncio.to_thread(self.store.put, self._row_now())
         except Exception as e:
             (self.state, self.record.actions, self.logs, self._checkpoint, self._revealed, self.row.meta) = saved
             self._views.clear()
+            self._messages.clear()
             log.error("game %s: cannot store: %s", self.id, e)
             raise Refused(f"the game could not be saved, nothing changed ({e})") from None
 
-    def _save(self) -> None:
+    def _row_now(self) -> GameRow:
+        """The game's row as it stands, updated, and a copy of it to write (the loop may go on
+        changing the meta while the write runs)."""
         r = self.row
         r.record = self.record.text()
         r.over = self.state.over
         r.winner = SEATS[self.state.winner] if self.state.over and self.state.winner >= 0 else None
         r.reason = self.state.reason or None
-        self.store.put(r)
+        return dataclasses.replace(r, meta=copy.deepcopy(r.meta))
 
     # ------------------------------------------------------------ the bot
 
@@ -458,7 +479,7 @@ class LocalSession(Session):
                     log.error("game %s: the bot chose an illegal action %r", self.id, a)
                     a = self.rng.choice(self.state.legal_actions())
                 try:
-                    self._commit(functools.partial(self._play, a))
+                    await self._commit(functools.partial(self._play, a))
                 except Refused:
                     return
             await self.changed()

@@ -37,6 +37,7 @@ from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
 from . import pool
+from .lan import Network
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
@@ -133,6 +134,7 @@ class AppContext:
     bind_host: str = "127.0.0.1"
     links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
     features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
+    network: Network = field(default_factory=Network)  # the listener a host opens to the local network
 
 
 @dataclass(frozen=True)
@@ -249,6 +251,9 @@ class Connection:
             except (Refused, StoreError) as e:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
+            if new.kind == "lan" and "invite" not in session.row.meta:
+                new.row.meta.pop("invite", None)  # the guest's device is seated again below, by its socket
+                new.store.put(new.row)
             session.store.put(session.row)
         if not isinstance(new, LocalSession):
             raise Refused("no rematch: that game is no longer in the games file")
@@ -398,21 +403,34 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
 
 
 async def invite(request: Request) -> JSONResponse:
+    """The host's join link for the guest's seat: a key that seats the first device to open it
+    (never the guest's token). 409 once a device has joined (the host may release the seat)."""
     found = _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
-    if not isinstance(session, LocalSession) or session.kind != "lan" or session.row.meta.get("host") != SEATS[seat]:
+    if not isinstance(session, LocalSession):
         return _error("only the host of a game on two devices can invite", 403)
+    try:
+        guest = session.guest_seat(seat)
+    except Refused as e:
+        return _error(str(e), 403)
     ctx: AppContext = request.app.state.ctx
-    addr, reachable = lan_address(ctx.bind_host)
+    network = ctx.network.state()
+    try:
+        key = session.invitation(seat)
+    except Refused as e:
+        return JSONResponse({"error": str(e), "joined": True, "seat": SEATS[guest], "network": network},
+                            status_code=409)
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
-    guest = 1 - seat
+    if ctx.network.is_open:
+        addr, port, reachable = ctx.network.address, ctx.network.port, True
+    else:
+        addr, reachable = lan_address(ctx.bind_host)
     host = addr or socket.gethostname()
-    url = f"http://{host}:{port}/join/{session.id}/{session.tokens[guest]}"
+    url = f"http://{host}:{port}/invite/{session.id}/{key}"
     if not reachable:
-        note = ("This server listens only on this computer. Restart it with "
-                "`toybattle serve --host 0.0.0.0` so a device on the same network can join.")
+        note = "This app is open to this computer only. Open it to your network (below) so another device can join."
     elif addr is None:
         note = (f"This computer did not tell its network address, so the link uses its name, {host}. "
                 f"If the link does not open on the other device, replace {host} with this computer's "
@@ -420,7 +438,81 @@ async def invite(request: Request) -> JSONResponse:
     else:
         note = ""
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
-    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
+    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg,
+                         "network": network})
+
+
+async def join(request: Request) -> JSONResponse:
+    """A device opening a join link: the first one gets the guest's seat and its token."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = request.app.state.games.get(request.path_params["game"])
+    key = body.get("key")
+    if not isinstance(session, LocalSession) or not isinstance(key, str) or len(key) > 64:
+        return _error("this join link does not open any game on this server", 404)
+    try:
+        seat, token = await session.claim(key)
+    except Refused as e:
+        return _error(str(e), 409)
+    return JSONResponse({"game": session.id, "kind": session.kind, "seat": SEATS[seat], "tokens": {SEATS[seat]: token}})
+
+
+async def _host_request(request: Request) -> tuple[LocalSession, int, dict[str, Any]] | JSONResponse:
+    """The game and host seat of a POST carrying the host's ``token``, and its body."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = request.app.state.games.get(request.path_params["game"])
+    token = body.get("token")
+    seat = session.seat_of(token) if session and isinstance(token, str) else None
+    if not isinstance(session, LocalSession) or seat is None:
+        return _error("unknown game or token", 404)
+    try:
+        session.guest_seat(seat)
+    except Refused as e:
+        return _error(str(e), 403)
+    return session, seat, body
+
+
+async def release(request: Request) -> JSONResponse:
+    """The host frees the guest's seat: the device holding it is let go, and a new join link made."""
+    found = await _host_request(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat, _ = found
+    try:
+        guest = await session.release(seat)
+    except Refused as e:
+        return _error(str(e), 409)
+    for fn in list(session._listeners):
+        conn = getattr(fn, "__self__", None)
+        if isinstance(conn, Connection) and conn.session is session and conn.seat == guest:
+            conn.unbind()
+            await conn.send({"type": "error", "id": None, "message": "the host released this seat"})
+    return JSONResponse({"released": SEATS[guest]})
+
+
+async def network(request: Request) -> JSONResponse:
+    """The host opens the app to the local network for this game (``{"token", "open": true}``), or
+    closes it; it closes by itself when the game ends."""
+    found = await _host_request(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _, body = found
+    ctx: AppContext = request.app.state.ctx
+    if not isinstance(body.get("open"), bool):
+        return _error("send {\"token\", \"open\": true or false}")
+    if body["open"]:
+        if session.over:
+            return _error("the game is over", 409)
+        try:
+            await ctx.network.open(request.app, request.url.port or 80, session)
+        except OSError as e:
+            return _error(f"cannot open to the network: {e}", 409)
+    else:
+        await ctx.network.close()
+    return JSONResponse(ctx.network.state())
 
 
 async def replay(request: Request) -> JSONResponse:
@@ -447,7 +539,11 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         Route("/api/terrains/{terrain}", terrain),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_status),
+        Route("/invite/{game}/{key}", index),
         Route("/api/games/{game}/invite", invite),
+        Route("/api/games/{game}/join", join, methods=["POST"]),
+        Route("/api/games/{game}/release", release, methods=["POST"]),
+        Route("/api/games/{game}/network", network, methods=["POST"]),
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
@@ -466,6 +562,7 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         try:
             yield
         finally:
+            await ctx.network.close()
             games.stop()
             pool.shutdown()
 

@@ -211,6 +211,7 @@ class LocalSession(Session):
             meta["tokens"] = {s: new_token() for s in SEATS}
             if kind == "lan":
                 meta["host"] = human
+                meta["invite"] = new_token()  # the join link's key: it seats the first device that opens it
         meta.update(extra or {})
         row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
         store.put(row)
@@ -356,6 +357,50 @@ class LocalSession(Session):
         if frames[-1]["ply"] != final["ply"] or final["over"] != frames[-1]["over"]:
             frames.append(final)
         return {"frames": frames}
+
+    # ------------------------------------------------------------ two devices: the guest's seat
+
+    def guest_seat(self, host_seat: int) -> int:
+        """The guest's seat, if ``host_seat`` is the host of this game on two devices; else Refused."""
+        if self.kind != "lan" or self.row.meta.get("host") != SEATS[host_seat]:
+            raise Refused("only the host of a game on two devices can invite")
+        return 1 - host_seat
+
+    def invitation(self, host_seat: int) -> str:
+        """The join link's key, for the host; Refused once a device has taken the guest's seat."""
+        guest = self.guest_seat(host_seat)
+        key = self.row.meta.get("invite")
+        if not isinstance(key, str):
+            raise Refused(f"a device has joined as {SEATS[guest]}; release the seat to invite another")
+        return key
+
+    async def claim(self, key: str) -> tuple[int, str]:
+        """The first device to open the join link gets the guest's seat and its token (which nobody
+        else, not the host either, is ever sent); the link then seats nobody else."""
+        async with self.lock:
+            invite = self.row.meta.get("invite")
+            if self.kind != "lan" or not isinstance(key, str) or not isinstance(invite, str) \
+                    or not secrets.compare_digest(key, invite):
+                raise Refused("this join link has been used or replaced: ask the host for a new one")
+            guest = 1 - SEATS.index(self.row.meta["host"])
+            await self._commit(lambda: self.row.meta.pop("invite"))
+            return guest, self.tokens[guest]
+
+    async def release(self, host_seat: int) -> int:
+        """The host frees the guest's seat: the old token stops working and a new join link is made."""
+        guest = self.guest_seat(host_seat)
+        async with self.lock:
+            def change() -> None:
+                self.tokens[guest] = new_token()
+                self.row.meta["tokens"] = {**self.row.meta["tokens"], SEATS[guest]: self.tokens[guest]}
+                self.row.meta["invite"] = new_token()
+            old = self.tokens[guest]
+            try:
+                await self._commit(change)
+            except Refused:
+                self.tokens[guest] = old
+                raise
+        return guest
 
     # ------------------------------------------------------------ rules plumbing
 

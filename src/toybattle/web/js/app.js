@@ -17,7 +17,25 @@ function leaveScreen() {
   document.body.className = "";
 }
 
+// A two-device join link (/invite/{game}/{key}) seats this device if it is the first to open it.
+async function inviteFromPath() {
+  const m = location.pathname.match(/^\/invite\/([^/]+)\/([^/]+)$/);
+  if (!m) return false;
+  const [, id, key] = m;
+  const r = await fetch(`/api/games/${id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
+  const d = await r.json();
+  if (r.ok) {
+    saved.put(id, { kind: d.kind, tokens: d.tokens, created: Date.now(), host: false });
+    history.replaceState(null, "", `/#/game/${id}`);
+  } else {
+    history.replaceState(null, "", "/#/");
+    alert(d.error);
+  }
+  return true;
+}
+
 async function joinFromPath() {
+  if (await inviteFromPath()) return;
   const m = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)$/);
   if (!m) return;
   const [, id, token] = m;

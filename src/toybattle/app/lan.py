@@ -26,7 +26,7 @@ WARNING = ("Anyone on this network (the same Wi-Fi) can then reach this app's ga
            "game lasts: open it only on a network you trust, such as your home. It closes when the game ends.")
 
 # what a guest's page uses: the page itself, its files, the rules' data, its own game and seat
-GUEST_PATHS = re.compile(r"^/($|invite/|join/|static/|api/meta$|api/terrains/|ws$|"
+GUEST_PATHS = re.compile(r"^/($|invite/|join/|watch/|static/|api/meta$|api/terrains/|ws$|"
                          r"api/games/[\w-]{1,64}(/join|/replay)?$)")
 
 

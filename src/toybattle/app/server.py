@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
+from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
@@ -200,6 +201,8 @@ class Connection:
             if self.session is None:
                 raise Refused("say hello with your game and token first")
             session, seat = self.session, self.seat
+            if seat == SPECTATOR:
+                raise Refused("a spectator watches: only the players act")
             if "ply" in msg and msg["ply"] != session.view(seat)["ply"]:
                 raise Refused("the game has moved on since that tap; look again")
             if kind == "act":
@@ -222,11 +225,15 @@ class Connection:
             await self.send({"type": "error", "id": msg_id, "message": str(e)})
 
     async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
-        game, token = msg.get("game"), msg.get("token")
-        if not isinstance(game, str) or not isinstance(token, str):
-            raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
+        game, token, watch = msg.get("game"), msg.get("token"), msg.get("watch")
+        if not isinstance(game, str) or not isinstance(token if watch is None else watch, str):
+            raise Refused("\"hello\" needs \"game\" and \"token\" (or \"watch\", a watch link's key)")
         session = self.games.get(game)
-        seat = session.seat_of(token) if session else None
+        seat: int | None
+        if isinstance(watch, str):
+            seat = SPECTATOR if isinstance(session, LocalSession) and session.watches(watch) else None
+        else:
+            seat = session.seat_of(str(token)) if session else None
         if session is None or seat is None:
             raise Refused("unknown game or token")
         old = self.session
@@ -235,7 +242,8 @@ class Connection:
             session.subscribe(self.push_view)
             if old is not None:
                 old.unsubscribe(self.push_view)
-        await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
+        await self.send({"type": "welcome", "id": msg_id, "game": session.id,
+                         "seat": SEATS[seat] if seat != SPECTATOR else None})
         await self.push_view(session)
 
     async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
@@ -515,6 +523,21 @@ async def network(request: Request) -> JSONResponse:
     return JSONResponse(ctx.network.state())
 
 
+async def watch_link(request: Request) -> JSONResponse:
+    """A player's watch link for its game: anyone who opens it sees what both players see, and acts on nothing."""
+    found = _seat_from_query(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _ = found
+    if not isinstance(session, LocalSession):
+        return _error("this game has no watch link", 403)
+    try:
+        key = await session.watch_key()
+    except Refused as e:
+        return _error(str(e), 500)
+    return JSONResponse({"url": f"/watch/{session.id}/{key}"})
+
+
 async def replay(request: Request) -> JSONResponse:
     found = _seat_from_query(request)
     if isinstance(found, JSONResponse):
@@ -540,6 +563,8 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_status),
         Route("/invite/{game}/{key}", index),
+        Route("/watch/{game}/{key}", index),
+        Route("/api/games/{game}/watch", watch_link),
         Route("/api/games/{game}/invite", invite),
         Route("/api/games/{game}/join", join, methods=["POST"]),
         Route("/api/games/{game}/release", release, methods=["POST"]),

@@ -36,16 +36,19 @@ from toybattle.rules import (
 )
 from toybattle.rules import actions as A
 from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, deal, unanswered
+from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store
 
 from . import bots as app_bots
 from . import pool
+from .spectate import spectator_view
 from .view import log_lines, result_text, seat_view
 
 log = logging.getLogger("toybattle.app")
 
 KINDS = ("bot", "hotseat", "lan")  # the local kinds of game
 HINT_LEVEL = "easy"  # the bot level that gives hints: quick, and better than a greedy guess
+VIEWERS = (0, 1, SPECTATOR)  # whoever reads a game's log: each seat, and spectators
 
 
 class Refused(Exception):
@@ -221,7 +224,7 @@ class LocalSession(Session):
         """Replay the record: the state, each seat's log, the turn's start (for undo)."""
         s = self.record.start.copy()
         self.state = s
-        self.logs: list[list[dict[str, Any]]] = [[], []]
+        self.logs: list[list[dict[str, Any]]] = [[], [], []]  # blue's, red's, and spectators' (logs[SPECTATOR])
         self._checkpoint = (0, s.copy())
         self._revealed = False
         texts = self.record.actions
@@ -287,6 +290,9 @@ class LocalSession(Session):
         return self._messages[seat]
 
     def _view(self, seat: int) -> dict[str, Any]:
+        if seat == SPECTATOR:
+            return spectator_view(observation(self.state, SPECTATOR), log=self.logs[SPECTATOR][-300:],
+                                  players=self.players(), game=self.game_info())
         return seat_view(observation(self.state, seat), seat, log=self.logs[seat][-300:],
                          can_undo=self.can_undo(seat), players=self.players(), game=self.game_info())
 
@@ -358,6 +364,21 @@ class LocalSession(Session):
             frames.append(final)
         return {"frames": frames}
 
+    # ------------------------------------------------------------ spectators
+
+    async def watch_key(self) -> str:
+        """The key of this game's watch link (made, and stored, the first time it is asked for)."""
+        async with self.lock:
+            if not isinstance(self.row.meta.get("watch"), str):
+                await self._commit(lambda: self.row.meta.__setitem__("watch", new_token()))
+            key: str = self.row.meta["watch"]
+            return key
+
+    def watches(self, key: str) -> bool:
+        """Whether ``key`` opens this game's watch link."""
+        watch = self.row.meta.get("watch")
+        return isinstance(key, str) and isinstance(watch, str) and secrets.compare_digest(key, watch)
+
     # ------------------------------------------------------------ two devices: the guest's seat
 
     def guest_seat(self, host_seat: int) -> int:
@@ -428,13 +449,13 @@ class LocalSession(Session):
     def _apply(self, a: int) -> None:
         """Apply a legal action: record it, write both seats' logs, track the turn's start."""
         s = self.state
-        before = [observation(s, 0), observation(s, 1)]
+        before = [observation(s, viewer) for viewer in VIEWERS]
         d, turn = s.decision, s.turn
         text = action_text(a, s.b)
         s.apply_unchecked(a)
         self.record.actions.append(text)
-        for seat in (0, 1):
-            self.logs[seat] += log_lines(before[seat], a, observation(s, seat), seat)
+        for viewer, seen in zip(VIEWERS, before, strict=True):
+            self.logs[viewer] += log_lines(seen, a, observation(s, viewer), viewer)
         if a == A.DRAW or (a == A.USE and d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW)) or \
                 A.PICK <= a < A.PICK_END:
             self._revealed = True
@@ -447,9 +468,9 @@ class LocalSession(Session):
         del self.record.actions[n:]
         self.state = start.copy()
         # the logs were written action by action: cut back to the lines written before the turn began
-        for seat in (0, 1):
-            self.logs[seat] = [e for e in self.logs[seat] if e["n"] <= start.ply]
-        for viewer in (0, 1):  # both logs lost the turn's lines, so both say why
+        for viewer in VIEWERS:
+            self.logs[viewer] = [e for e in self.logs[viewer] if e["n"] <= start.ply]
+        for viewer in VIEWERS:  # every log lost the turn's lines, so each says why
             line = {"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
                     "text": f"{SEATS[start.turn].capitalize()} takes the turn back"}
             if viewer == start.turn:
@@ -460,7 +481,7 @@ class LocalSession(Session):
         s = self.state
         s.concede(seat)
         self.row.meta["conceded"] = SEATS[seat]
-        for viewer in (0, 1):
+        for viewer in VIEWERS:
             line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
                     "text": f"{SEATS[seat].capitalize()} concedes. {result_text(s)}"}
             if viewer == seat:

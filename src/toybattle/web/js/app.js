@@ -8,6 +8,7 @@ import { showHome } from "./home.js";
 import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
 import { showTroops } from "./handbook.js";
+import { showWatch } from "./watch.js";
 
 let current = null; // the live play screen, if any
 
@@ -34,7 +35,14 @@ async function inviteFromPath() {
   return true;
 }
 
+// A watch link (/watch/{game}/{key}) opens the read-only screen; the key stays in the hash route.
+function watchFromPath() {
+  const m = location.pathname.match(/^\/watch\/([\w-]+)\/([\w-]+)$/);
+  if (m) history.replaceState(null, "", `/#/watch/${m[1]}/${m[2]}`);
+}
+
 async function joinFromPath() {
+  watchFromPath();
   if (await inviteFromPath()) return;
   const m = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)$/);
   if (!m) return;
@@ -57,6 +65,7 @@ async function route() {
   try {
     if ((m = hash.match(/^\/game\/([\w-]+)$/))) current = await showGame(m[1]);
     else if ((m = hash.match(/^\/replay\/([\w-]+)$/))) await showReplay(m[1]);
+    else if ((m = hash.match(/^\/watch\/([\w-]+)\/([\w-]+)$/))) current = await showWatch(m[1], m[2]);
     else if (hash === "/troops") await showTroops();
     else await showHome();
   } catch (e) {

@@ -45,6 +45,7 @@ export function menuSheet(screen) {
   } }, "Concede"));
   if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, "Invite link & QR code"));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, "Game log"));
+  items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, "Watch link"));
   openSheet("Menu", h("div", { class: "menu" }, items));
 }
 
@@ -87,4 +88,16 @@ export async function inviteSheet(screen) {
     h("div", { class: "qr", html: d.qr_svg }),
     h("p", {}, h("a", { href: d.url, id: "invite-url", class: "mono" }, d.url)),
     d.note ? h("p", { class: "warn" }, d.note) : null, netBox));
+}
+
+/** A link for spectators: they see the board, the counts and the log, never a rack, and cannot act. */
+async function watchSheet(screen) {
+  const token = Object.values(screen.entry.tokens)[0];
+  const r = await fetch(`/api/games/${screen.id}/watch?token=${encodeURIComponent(token)}`);
+  const d = await r.json();
+  if (!r.ok) { screen.toast(d.error); return; }
+  const url = location.origin + d.url;
+  openSheet("Watch link", h("div", { class: "invite" },
+    h("p", {}, "Whoever opens this link watches the game: the board, the counts and the log, never a rack. They cannot play."),
+    h("p", {}, h("a", { href: url, id: "watch-url", class: "mono", target: "_blank" }, url))));
 }

@@ -39,14 +39,17 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
+START = [time.monotonic()]  # when the phase began
+SLOW: list[tuple[float, int]] = []  # acknowledgements over 250 ms: (seconds into the phase, ms)
 
 
 class Server:
     """``toybattle serve`` in a child process, on a port of its own, over a fresh games file."""
 
     def __init__(self, bot_delay: float):
-        self.dir = tempfile.TemporaryDirectory()
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        self.dir = tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DB_DIR"))  # where the games file lives
+        # BENCH_SRC: another checkout's src to measure (say, the code before a change) on the same terms
+        env = {**os.environ, "PYTHONPATH": os.environ.get("BENCH_SRC", str(ROOT / "src"))}
         self.proc = subprocess.Popen(
             [sys.executable, *(["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if "BENCH_PROFILE" in os.environ
                                else []),
@@ -121,6 +124,8 @@ async def play(ws: ClientConnection, game: dict[str, Any], rng: random.Random, d
                 break
         if m["type"] == "ok":
             acks.append(time.perf_counter() - t)
+            if acks[-1] > 0.25:
+                SLOW.append((round(time.monotonic() - START[0], 1), round(acks[-1] * 1000)))
         moves += 1
     return bool(view["over"])
 
@@ -136,8 +141,8 @@ async def watch(url: str, games: list[dict[str, Any]], k: int, deadline: float, 
                 await hello(ws, g["game"], g["tokens"][seat])
                 bound = g
             try:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-                seen[0] += m["type"] == "view"
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+                seen[0] += raw.startswith('{"type": "view"')  # no decoding: a watcher only receives
             except TimeoutError:
                 pass
 
@@ -162,7 +167,7 @@ async def load(args: argparse.Namespace) -> None:
                     except TimeoutError:
                         break
 
-        t0 = time.monotonic()
+        t0 = START[0] = time.monotonic()
         await asyncio.gather(*(player(k) for k in range(args.games)),
                              *(watch(srv.url, games, k, deadline, seen) for k in range(args.sockets - args.games)))
         q = statistics.quantiles(acks, n=100, method="inclusive")
@@ -171,7 +176,8 @@ async def load(args: argparse.Namespace) -> None:
             "seconds": round(time.monotonic() - t0), "acks": len(acks), "games_finished": finished[0],
             "views_to_watchers": seen[0], "ack_p50_ms": round(statistics.median(acks) * 1000, 1),
             "ack_p99_ms": round(q[98] * 1000, 1), "ack_max_ms": round(max(acks) * 1000, 1),
-            "load_average": os.getloadavg(), "rss_mib": [round(x, 1) for x in srv.rss_mib()]}))
+            "load_average": os.getloadavg(), "rss_mib": [round(x, 1) for x in srv.rss_mib()],
+            "over_250ms_at": SLOW[:40]}))
     finally:
         srv.stop()
 

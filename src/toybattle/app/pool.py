@@ -95,9 +95,10 @@ def _pid() -> int:
 
 
 async def _run(fn: Any, *args: Any) -> Any:
-    loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(executor(), fn, *args)
+        # submitted from a thread: the first jobs start the worker processes, which must not stall the loop
+        job = await asyncio.to_thread(executor().submit, fn, *args)
+        return await asyncio.wrap_future(job)
     except BrokenProcessPool:
         # a worker died (killed, out of memory): start a new pool for the next job; the caller
         # decides what this job becomes

@@ -72,7 +72,8 @@ class Server:
             except OSError:
                 return 0.0
             return int(re.search(r"VmRSS:\s+(\d+)", text).group(1)) / 1024  # type: ignore[union-attr]
-        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        children = [c for task in Path(f"/proc/{self.proc.pid}/task").iterdir()  # any thread may start one
+                    for c in (task / "children").read_text().split()]
         return rss(self.proc.pid), sum(rss(int(c)) for c in children)
 
     def stop(self) -> None:

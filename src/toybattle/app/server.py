@@ -38,9 +38,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
+from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
+from . import pool
+from .lan import Network
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
@@ -70,6 +73,13 @@ class Games:
 
     def add(self, session: Session) -> None:
         self.sessions[session.id] = session
+        session.on_idle = self.forget
+
+    def forget(self, session: Session) -> None:
+        """Drop a finished game nobody watches: it lives on in the store, and ``get`` loads it again."""
+        if self.sessions.get(session.id) is session and session.idle:
+            del self.sessions[session.id]
+            session.on_idle = None
 
     def get(self, game_id: str) -> Session | None:
         """The live session of ``game_id``, loaded from the store if need be (on the calling thread:
@@ -97,6 +107,10 @@ class Games:
         self.add(session)
         if isinstance(session, LocalSession):
             session.kick_bot()
+        with contextlib.suppress(RuntimeError):  # no loop running (a script): nothing to release later
+            # a finished game opened for one request (its status, its replay) is dropped after it,
+            # unless a socket subscribed meanwhile
+            asyncio.get_running_loop().call_soon(session.release_if_idle)
         return session
 
     def create(self, settings: dict[str, Any], start: State | None = None,
@@ -150,6 +164,7 @@ class AppContext:
     allowed_hosts: set[str] = field(default_factory=lambda: set(LOOPBACK))
     links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
     features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
+    network: Network = field(default_factory=Network)  # the listener a host opens to the local network
 
 
 @dataclass(frozen=True)
@@ -245,7 +260,8 @@ class Guard:
 
     def refusal(self, scope: Scope, headers: Headers, host: str) -> tuple[int, str] | None:
         """(status, one line) if the request is refused, else None."""
-        if host_name(host) not in self.ctx.allowed_hosts:
+        name = host_name(host)
+        if name not in self.ctx.allowed_hosts and not (self.ctx.network.is_open and name == self.ctx.network.address):
             return 421, "this server answers only to its own address (open it as http://127.0.0.1)"
         changes = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD")
         origin = headers.get("origin")
@@ -285,18 +301,6 @@ def relay_url(text: object) -> str:
 
 # ---------------------------------------------------------------- websocket protocol
 
-def behind_cover(view: dict[str, Any]) -> bool:
-    """A hot-seat page shows its cover when the view's seat is not the one deciding: the turn passed."""
-    return not view.get("over") and view.get("actor") not in (None, view.get("seat"))
-
-
-def covered(view: dict[str, Any]) -> dict[str, Any]:
-    """The view a hot-seat page holds behind its cover: no tiles of either seat (its rack, laid
-    tiles, the opponent's tiles it saw) and no log (its lines name the seat's own draws). The next
-    player's view comes when that player uncovers (a hello with that seat's token)."""
-    return {**view, "rack": [], "laid": [], "seen": [], "log": [], "covered": True}
-
-
 class Connection:
     """One browser socket, bound to at most one (game, seat) at a time."""
 
@@ -307,18 +311,14 @@ class Connection:
         self.seat = -1
         self.send_lock = asyncio.Lock()
 
-    async def send(self, msg: dict[str, Any]) -> None:
+    async def send(self, msg: dict[str, Any] | str) -> None:
         async with self.send_lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
-                await self.ws.send_text(json.dumps(msg))
+                await self.ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def push_view(self, session: Session) -> None:
         if session is self.session:
-            view = session.view(self.seat)
-            view["game"] = {**view.get("game", {}), "offers": session.offers()}
-            if session.kind == "hotseat" and behind_cover(view):
-                view = covered(view)
-            await self.send({"type": "view", "view": view})
+            await self.send(session.view_message(self.seat))
 
     def unbind(self) -> None:
         if self.session:
@@ -353,6 +353,8 @@ class Connection:
             if self.session is None:
                 raise Refused("say hello with your game and token first")
             session, seat = self.session, self.seat
+            if seat == SPECTATOR:
+                raise Refused("a spectator watches: only the players act")
             if "ply" in msg and msg["ply"] != session.view(seat)["ply"]:
                 raise Refused("the game has moved on since that tap; look again")
             if kind == "act":
@@ -375,17 +377,25 @@ class Connection:
             await self.send({"type": "error", "id": msg_id, "message": str(e)})
 
     async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
-        game, token = msg.get("game"), msg.get("token")
-        if not isinstance(game, str) or not isinstance(token, str):
-            raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
+        game, token, watch = msg.get("game"), msg.get("token"), msg.get("watch")
+        if not isinstance(game, str) or not isinstance(token if watch is None else watch, str):
+            raise Refused("\"hello\" needs \"game\" and \"token\" (or \"watch\", a watch link's key)")
         session = await self.games.fetch(game)
-        seat = session.seat_of(token) if session else None
+        seat: int | None
+        if isinstance(watch, str):
+            seat = SPECTATOR if isinstance(session, LocalSession) and session.watches(watch) else None
+        else:
+            seat = session.seat_of(str(token)) if session else None
         if session is None or seat is None:
             raise Refused("unknown game or token")
-        self.unbind()
+        old = self.session
         self.session, self.seat = session, seat
-        session.subscribe(self.push_view)
-        await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
+        if old is not session:  # watch the new game before leaving the old (which may then be dropped)
+            session.subscribe(self.push_view)
+            if old is not None:
+                old.unsubscribe(self.push_view)
+        await self.send({"type": "welcome", "id": msg_id, "game": session.id,
+                         "seat": SEATS[seat] if seat != SPECTATOR else None})
         await self.push_view(session)
 
     async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
@@ -401,6 +411,9 @@ class Connection:
             except (Refused, StoreError) as e:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
+            if new.kind == "lan" and "invite" not in session.row.meta:
+                new.row.meta.pop("invite", None)  # the guest's device is seated again below, by its socket
+                await new.store.put_async(new.row)
             await session.store.put_async(session.row)
         if not isinstance(new, LocalSession):
             raise Refused("no rematch: that game is no longer in the games file")
@@ -550,21 +563,34 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
 
 
 async def invite(request: Request) -> JSONResponse:
+    """The host's join link for the guest's seat: a key that seats the first device to open it
+    (never the guest's token). 409 once a device has joined (the host may release the seat)."""
     found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
-    if not isinstance(session, LocalSession) or session.kind != "lan" or session.row.meta.get("host") != SEATS[seat]:
+    if not isinstance(session, LocalSession):
         return _error("only the host of a game on two devices can invite", 403)
+    try:
+        guest = session.guest_seat(seat)
+    except Refused as e:
+        return _error(str(e), 403)
     ctx: AppContext = request.app.state.ctx
-    addr, reachable = lan_address(ctx.bind_host)
+    network = ctx.network.state()
+    try:
+        key = session.invitation(seat)
+    except Refused as e:
+        return JSONResponse({"error": str(e), "joined": True, "seat": SEATS[guest], "network": network},
+                            status_code=409)
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
-    guest = 1 - seat
+    if ctx.network.is_open:
+        addr, port, reachable = ctx.network.address, ctx.network.port, True
+    else:
+        addr, reachable = lan_address(ctx.bind_host)
     host = addr or socket.gethostname()
-    url = f"http://{host}:{port}/join/{session.id}/{session.tokens[guest]}"
+    url = f"http://{host}:{port}/invite/{session.id}/{key}"
     if not reachable:
-        note = ("This server listens only on this computer. Restart it with "
-                "`toybattle serve --host 0.0.0.0` so a device on the same network can join.")
+        note = "This app is open to this computer only. Open it to your network (below) so another device can join."
     elif addr is None:
         note = (f"This computer did not tell its network address, so the link uses its name, {host}. "
                 f"If the link does not open on the other device, replace {host} with this computer's "
@@ -573,7 +599,96 @@ async def invite(request: Request) -> JSONResponse:
         note = ""
     import segno  # here, not at the top: the in-browser site has no invitations and ships no segno
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
-    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
+    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg,
+                         "network": network})
+
+
+async def join(request: Request) -> JSONResponse:
+    """A device opening a join link: the first one gets the guest's seat and its token."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = await request.app.state.games.fetch(request.path_params["game"])
+    key = body.get("key")
+    if not isinstance(session, LocalSession) or not isinstance(key, str) or len(key) > 64:
+        return _error("this join link does not open any game on this server", 404)
+    try:
+        seat, token = await session.claim(key)
+    except Refused as e:
+        return _error(str(e), 409)
+    return JSONResponse({"game": session.id, "kind": session.kind, "seat": SEATS[seat], "tokens": {SEATS[seat]: token}})
+
+
+async def _host_request(request: Request) -> tuple[LocalSession, int, dict[str, Any]] | JSONResponse:
+    """The game and host seat of a POST carrying the host's ``token``, and its body."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = await request.app.state.games.fetch(request.path_params["game"])
+    token = body.get("token")
+    seat = session.seat_of(token) if session and isinstance(token, str) else None
+    if not isinstance(session, LocalSession) or seat is None:
+        return _error("unknown game or token", 404)
+    try:
+        session.guest_seat(seat)
+    except Refused as e:
+        return _error(str(e), 403)
+    return session, seat, body
+
+
+async def release(request: Request) -> JSONResponse:
+    """The host frees the guest's seat: the device holding it is let go, and a new join link made."""
+    found = await _host_request(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat, _ = found
+    try:
+        guest = await session.release(seat)
+    except Refused as e:
+        return _error(str(e), 409)
+    for fn in list(session._listeners):
+        conn = getattr(fn, "__self__", None)
+        if isinstance(conn, Connection) and conn.session is session and conn.seat == guest:
+            conn.unbind()
+            await conn.send({"type": "error", "id": None, "message": "the host released this seat"})
+    return JSONResponse({"released": SEATS[guest]})
+
+
+async def network(request: Request) -> JSONResponse:
+    """The host opens the app to the local network for this game (``{"token", "open": true}``), or
+    closes it; it closes by itself when the game ends."""
+    found = await _host_request(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _, body = found
+    ctx: AppContext = request.app.state.ctx
+    if not isinstance(body.get("open"), bool):
+        return _error("send {\"token\", \"open\": true or false}")
+    if body["open"]:
+        if session.over:
+            return _error("the game is over", 409)
+        try:
+            await ctx.network.open(request.app, request.url.port or 80, session)
+        except OSError as e:
+            return _error(f"cannot open to the network: {e}", 409)
+    else:
+        await ctx.network.close()
+    return JSONResponse(ctx.network.state())
+
+
+async def watch_link(request: Request) -> JSONResponse:
+    """A player's watch link for its game: anyone who opens it sees what both players see, and acts on nothing."""
+    found = await _seat_from_query(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _ = found
+    if not isinstance(session, LocalSession):
+        return _error("this game has no watch link", 403)
+    try:
+        key = await session.watch_key()
+    except Refused as e:
+        return _error(str(e), 500)
+    return JSONResponse({"url": f"/watch/{session.id}/{key}"})
 
 
 async def replay(request: Request) -> JSONResponse:
@@ -601,7 +716,13 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         Route("/api/terrains/{terrain}", terrain),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_status),
+        Route("/invite/{game}/{key}", index),
+        Route("/watch/{game}/{key}", index),
+        Route("/api/games/{game}/watch", watch_link),
         Route("/api/games/{game}/invite", invite),
+        Route("/api/games/{game}/join", join, methods=["POST"]),
+        Route("/api/games/{game}/release", release, methods=["POST"]),
+        Route("/api/games/{game}/network", network, methods=["POST"]),
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
@@ -620,7 +741,9 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         try:
             yield
         finally:
+            await ctx.network.close()
             games.stop()
+            pool.shutdown()
 
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=16384)
     app.add_middleware(Guard, ctx=ctx)

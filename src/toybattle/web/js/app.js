@@ -8,6 +8,7 @@ import { showHome } from "./home.js";
 import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
 import { showTroops } from "./handbook.js";
+import { showWatch } from "./watch.js";
 import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 let current = null; // the live play screen, if any
@@ -18,7 +19,32 @@ function leaveScreen() {
   document.body.className = "";
 }
 
+// A two-device join link (/invite/{game}/{key}) seats this device if it is the first to open it.
+async function inviteFromPath() {
+  const m = location.pathname.match(/^\/invite\/([^/]+)\/([^/]+)$/);
+  if (!m) return false;
+  const [, id, key] = m;
+  const r = await fetch(`/api/games/${id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
+  const d = await r.json();
+  if (r.ok) {
+    saved.put(id, { kind: d.kind, tokens: d.tokens, created: Date.now(), host: false });
+    history.replaceState(null, "", `/#/game/${id}`);
+  } else {
+    history.replaceState(null, "", "/#/");
+    alert(d.error);
+  }
+  return true;
+}
+
+// A watch link (/watch/{game}/{key}) opens the read-only screen; the key stays in the hash route.
+function watchFromPath() {
+  const m = location.pathname.match(/^\/watch\/([\w-]+)\/([\w-]+)$/);
+  if (m) history.replaceState(null, "", `/#/watch/${m[1]}/${m[2]}`);
+}
+
 async function joinFromPath() {
+  watchFromPath();
+  if (await inviteFromPath()) return;
   const m = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)$/);
   if (!m) return;
   const [, id, token] = m;
@@ -40,6 +66,7 @@ async function route() {
   try {
     if ((m = hash.match(/^\/game\/([\w-]+)$/))) current = await showGame(m[1]);
     else if ((m = hash.match(/^\/replay\/([\w-]+)$/))) await showReplay(m[1]);
+    else if ((m = hash.match(/^\/watch\/([\w-]+)\/([\w-]+)$/))) current = await showWatch(m[1], m[2]);
     else if (hash === "/troops") await showTroops();
     else await showHome();
   } catch (e) {

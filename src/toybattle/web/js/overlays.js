@@ -51,6 +51,7 @@ export function menuSheet(screen) {
   } }, "Concede"));
   if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, "Invite link & QR code"));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, "Game log"));
+  items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, "Watch link"));
   // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
   items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, "Troops"));
   openSheet("Menu", h("div", { class: "menu" }, items));
@@ -68,15 +69,43 @@ export async function handbookSheet(screen) {
     h("p", {}, h("a", { class: "btn", href: "#/troops" }, "All terrains and special bases"))), { wide: true });
 }
 
-/** The join link and QR code of a two-device game, for the host. */
+/** The join link and QR code of a two-device game, for the host: the link seats the first device
+ * that opens it. Opening the app to the network is the host's choice here, with its warning. */
 export async function inviteSheet(screen) {
   const token = screen.entry.tokens[screen.seat];
+  const post = async (what, body) => {
+    const r = await fetch(`/api/games/${screen.id}/${what}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, ...body }) });
+    if (!r.ok) screen.toast((await r.json()).error);
+    return inviteSheet(screen);
+  };
   const r = await fetch(`/api/games/${screen.id}/invite?token=${encodeURIComponent(token)}`);
   const d = await r.json();
-  if (!r.ok) { screen.toast(d.error); return; }
+  if (!r.ok && !d.joined) { screen.toast(d.error); return; }
+  const net = d.network;
+  const netBox = h("div", { class: "network" },
+    h("p", { class: net.open ? "" : "warn" }, net.open ? `Open to your network at ${net.address} until this game ends.` : net.warning),
+    h("button", { class: "btn", id: "btn-network", onclick: () => post("network", { open: !net.open }) },
+      net.open ? "Close to the network" : "Open to my network"));
+  if (d.joined) {
+    openSheet("Invite a friend", h("div", { class: "invite" }, h("p", {}, d.error),
+      h("button", { class: "btn", id: "btn-release", onclick: () => post("release", {}) }, `Release the ${d.seat} seat`), netBox));
+    return;
+  }
   openSheet("Invite a friend", h("div", { class: "invite" },
     h("p", {}, `Your friend plays ${d.seat}. On their phone or computer, on the same network, scan the code or open the link:`),
     h("div", { class: "qr", html: d.qr_svg }),
     h("p", {}, h("a", { href: d.url, id: "invite-url", class: "mono" }, d.url)),
-    d.note ? h("p", { class: "warn" }, d.note) : null));
+    d.note ? h("p", { class: "warn" }, d.note) : null, netBox));
+}
+
+/** A link for spectators: they see the board, the counts and the log, never a rack, and cannot act. */
+async function watchSheet(screen) {
+  const token = Object.values(screen.entry.tokens)[0];
+  const r = await fetch(`/api/games/${screen.id}/watch?token=${encodeURIComponent(token)}`);
+  const d = await r.json();
+  if (!r.ok) { screen.toast(d.error); return; }
+  const url = location.origin + d.url;
+  openSheet("Watch link", h("div", { class: "invite" },
+    h("p", {}, "Whoever opens this link watches the game: the board, the counts and the log, never a rack. They cannot play."),
+    h("p", {}, h("a", { href: url, id: "watch-url", class: "mono", target: "_blank" }, url))));
 }

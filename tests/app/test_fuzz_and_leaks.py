@@ -11,7 +11,7 @@ import json
 import random
 from collections import Counter
 
-from app_harness import SeatSocket, new_game, play_hotseat
+from app_harness import WS, SeatSocket, new_game, play_hotseat
 
 from toybattle.app.spectate import spectator_view
 from toybattle.app.view import covered, log_lines, seat_view
@@ -239,7 +239,7 @@ class Spectator(SeatSocket):
     """A socket that opened a game's watch link."""
 
     def __init__(self, client, game: str, key: str):  # binds by a watch key, not a token
-        self.cm = client.websocket_connect("/ws")
+        self.cm = client.websocket_connect(WS)
         self.ws = self.cm.__enter__()
         self.received, self.view = [], None
         from app_harness import OPEN

@@ -80,7 +80,7 @@ class Session(ABC):
         """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers."""
         view = self.view(seat)
         view["game"] = {**view.get("game", {}), "offers": self.offers()}
-        if self.kind == "hotseat" and behind_cover(view):
+        if self.kind == "hotseat" and seat in (0, 1) and behind_cover(view):  # a spectator has no cover
             view = covered(view)
         return json.dumps({"type": "view", "view": view})
 

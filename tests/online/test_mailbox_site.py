@@ -17,7 +17,7 @@ import pytest
 
 from toybattle.online.protocol import Secrets
 
-from .conftest import Peer, _free_port
+from .conftest import LIMITS, Peer, _free_port
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "browser"))
 from test_app_browser import ME_TURN, play_one  # the app's own UI steps
@@ -116,7 +116,7 @@ def _check(page: SitePlayer, cli_result: dict, cli_seed: str, shown: str) -> Non
 
 @pytest.mark.parametrize("site_hosts", [False, True])
 def test_a_site_player_and_the_cli_finish_one_game(browser, site, mailbox, tmp_path, site_hosts):
-    cli_args = ["--relay", mailbox, "--json", "--timeout", "60", "--bot", "random", "--seed", "cli"]
+    cli_args = ["--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", "cli"]
     page = SitePlayer(browser, site, mailbox, "host" if site_hosts else "join")
     if site_hosts:
         cli = Peer(["join", page.host(), *cli_args], tmp_path / "cli.db")
@@ -131,7 +131,7 @@ def test_a_site_player_and_the_cli_finish_one_game(browser, site, mailbox, tmp_p
 def test_a_tampered_message_from_the_cli_is_caught_in_the_site_with_the_same_reason(browser, site, mailbox,
                                                                                    tmp_path):
     for seed in range(3):
-        cli = Peer(["host", "--relay", mailbox, "--json", "--timeout", "60", "--bot", "random", "--seed", f"c{seed}"],
+        cli = Peer(["host", "--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", f"c{seed}"],
                    tmp_path / f"c{seed}.db", ["--cheat", "never_drawn"])
         page = SitePlayer(browser, site, mailbox, "join")
         page.join(cli.code())

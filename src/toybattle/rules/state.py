@@ -150,28 +150,29 @@ class State:
         s._start_turn(first)
         return s
 
+    def __init__(self, b: Board) -> None:
+        """An empty board ``b`` with empty racks and reserves, blue to play (``new`` deals a game)."""
+        self.b = b
+        self.stacks = [()] * b.size
+        self.rack, self.laid, self.reserve, self.aside, self.public = [[], []], [[], []], [[], []], [[], []], [[], []]
+        self.discard = []
+        self.claimed = [-1] * len(b.regions)
+        self.first = BLUE
+        self.turn = BLUE
+        self.decision = TURN
+        self.dnode = -1
+        self.queue = []
+        self.winner = -1
+        self.reason = ""
+        self.ply = 0
+
     @classmethod
     def empty(cls, terrain: str = "castle", first_game: bool = False) -> State:
         """An empty board with empty racks and reserves, blue to play (for building positions)."""
-        s = cls.__new__(cls)
-        s.b = board(terrain, first_game)
-        s.stacks = [()] * s.b.size
-        s.rack, s.laid, s.reserve, s.aside, s.public = [[], []], [[], []], [[], []], [[], []], [[], []]
-        s.discard = []
-        s.claimed = [-1] * len(s.b.regions)
-        s.first = BLUE
-        s.turn = BLUE
-        s.decision = TURN
-        s.dnode = -1
-        s.queue = []
-        s.winner = -1
-        s.reason = ""
-        s.ply = 0
-        return s
+        return cls(board(terrain, first_game))
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.b = self.b
+        s = State(self.b)
         s.stacks = self.stacks[:]
         s.rack = [self.rack[0][:], self.rack[1][:]]
         s.laid = [self.laid[0][:], self.laid[1][:]]
@@ -185,11 +186,15 @@ class State:
         s.winner, s.reason, s.ply = self.winner, self.reason, self.ply
         return s
 
+    def _fields(self) -> tuple[object, ...]:
+        """Everything but the board, for comparing states (compiled classes have no ``__slots__`` to walk)."""
+        return (self.stacks, self.rack, self.laid, self.reserve, self.aside, self.public, self.discard, self.claimed,
+                self.first, self.turn, self.decision, self.dnode, self.queue, self.winner, self.reason, self.ply)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "b") and \
-            self.b is other.b
+        return self.b is other.b and self._fields() == other._fields()
 
     __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 

@@ -14,3 +14,4 @@ if [ "${1:-}" = "--test" ]; then
 else
   .venv/bin/python -m pip install -q -e .
 fi
+scripts/build-compiled.sh --if-compiler  # the optional compiled engine, in .venv-compiled (skipped without a C compiler)

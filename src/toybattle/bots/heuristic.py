@@ -85,13 +85,8 @@ def _grow(start: int, own: int, adj: list[int]) -> int:
 
 
 def own_mask(s: State, seat: int) -> int:
-    m = 0
-    stacks = s.stacks
-    for i in s.b.bases:
-        st = stacks[i]
-        if st and st[-1] >> 4 == seat:
-            m |= 1 << i
-    return m
+    """The bases ``seat``'s tiles top."""
+    return s.owned[seat] & s.b.base_mask
 
 
 def hq_distance(s: State, seat: int, own: int | None = None) -> int:

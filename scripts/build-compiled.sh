@@ -26,4 +26,7 @@ tar --exclude=__pycache__ -cf - pyproject.toml setup.py README.md src | tar -xf 
 (cd "$tmp" && TOYBATTLE_COMPILE=1 "$venv/bin/python" -m pip wheel -q --no-build-isolation --no-deps -w dist .)
 "$venv/bin/python" -m pip uninstall -q -y toybattle 2>/dev/null || true
 "$venv/bin/python" -m pip install -q "$tmp"/dist/toybattle-*.whl
+# pytest and hypothesis (the test extra's pins): tests/test_builds.py runs the rules tests on this build too
+mapfile -t tools < <(python3 -c 'import tomllib; print("\n".join(r for r in tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"] if r.startswith(("pytest", "hypothesis"))))')
+"$venv/bin/python" -m pip install -q "${tools[@]}"
 echo "build-compiled: $("$venv/bin/python" -c 'from toybattle import cli_rules; print(cli_rules.build())') toybattle in $venv"

@@ -66,3 +66,13 @@ def test_compiled_and_pure_builds_have_the_same_fingerprint() -> None:
     assert pure["plies"] > 10_000  # hundreds of whole games were played
     differ = [k for k in pure if pure[k] != compiled.get(k)]
     assert not differ, f"the compiled build differs from pure Python in: {', '.join(differ)}"
+
+
+def test_rules_tests_pass_on_the_compiled_build() -> None:
+    """The rules' own tests, run by the compiled venv's Python (which imports its compiled package:
+    with no PYTHONPATH, and the sources under src/, the tree's modules are not importable)."""
+    _installed_package()
+    run = subprocess.run([str(COMPILED_PYTHON), "-m", "pytest", "tests/rules", "-q", "-x", "-m", "not slow",
+                          "-p", "no:cacheprovider"], capture_output=True, text=True, env=_env(None), cwd=ROOT,
+                         timeout=1800)
+    assert run.returncode == 0, f"rules tests fail on the compiled build:\n{run.stdout[-3000:]}{run.stderr[-2000:]}"

@@ -12,12 +12,14 @@ was fixed by the setup shuffle, so a game is replayed exactly from the tile
 orders and its actions.
 
 Actions are ints (see ``actions.py``); connection and legal slots are derived
-from the stacks each time with bitmasks, never stored.
+each time with bitmasks, never stored, from occupancy masks (which nodes each seat
+and each tile tops) that ``set_stack`` keeps in step with the stacks.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from . import actions as A
 from .terrain import Board, Terrain, board
@@ -42,10 +44,21 @@ from .troops import (
     shuffled_army,
 )
 
-# What the current decision is about.
-TURN, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET = range(6)
-RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE = range(6, 11)
-XB_PICK, LAY_PICK, OVER = range(11, 14)
+# What the current decision is about (Final: the compiled build inlines them).
+TURN: Final = 0
+EXTRA: Final = 1
+SKULLY_DRAW: Final = 2
+STAR_DRAW: Final = 3
+XB_USE: Final = 4
+JUMBO_TARGET: Final = 5
+RECALL: Final = 6
+RAINBOW_DRAW: Final = 7
+SHOVE: Final = 8
+RECOVER: Final = 9
+LAY_USE: Final = 10
+XB_PICK: Final = 11
+LAY_PICK: Final = 12
+OVER: Final = 13
 CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
 BASE_DECISIONS = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
 NODE_DECISIONS = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node

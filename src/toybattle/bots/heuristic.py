@@ -201,10 +201,6 @@ def greedy_scores(s: State) -> list[tuple[float, int]]:
 
 # ------------------------------------------------------------------ playout policy
 
-def _placement_node(a: int) -> int:
-    return a & 31 if A.PLACE <= a < A.PLACE_END else -1
-
-
 def playout_action(s: State, rng: random.Random) -> int:
     """A quick, sensible action for the seat to move in a full (determinized) state: win at once,
     stop an H.Q. threat, take regions, push toward the enemy H.Q., with some randomness."""

@@ -68,4 +68,7 @@ else
   .venv/bin/python -m pip install -q -e .
 fi
 .venv/bin/python -m toybattle.site.assets || echo "setup: the static site's assets (Pyodide, wheels) were not fetched; \`toybattle site\` fetches them when first run" >&2
+if [ "$mode" = test ]; then  # the optional compiled engine, in .venv-compiled, for its fingerprint test
+  scripts/build-compiled.sh --if-compiler
+fi
 echo "$want $mode" > "$STAMP"

@@ -14,7 +14,8 @@ SRC = Path(toybattle.__file__).parent
 ALLOWED = {
     "__init__": set(),
     "__main__": {"cli"},
-    "cli": {"cli_rules", "bots", "app", "online", "lessons", "assembly", "errors", "store"},
+    "cli": {"cli_rules", "bots", "app", "online", "lessons", "assembly", "errors", "store", "site"},
+    "site": {"assembly", "app", "store", "errors"},
     "assembly": {"app", "lessons", "online", "store"},
     "lessons": {"app", "store", "rules", "errors"},
     "online": {"app", "bots", "store", "rules", "errors"},

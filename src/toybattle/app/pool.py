@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -94,7 +95,14 @@ def _pid() -> int:
     return os.getpid()
 
 
+# A browser's worker (Pyodide) has neither processes nor threads: there the bot thinks in the worker
+# itself, which the page never waits on.
+IN_PROCESS = sys.platform == "emscripten"
+
+
 async def _run(fn: Any, *args: Any) -> Any:
+    if IN_PROCESS:
+        return fn(*args)
     try:
         # submitted from a thread: the first jobs start the worker processes, which must not stall the loop
         job = await asyncio.to_thread(executor().submit, fn, *args)

@@ -13,10 +13,12 @@ import contextlib
 import logging
 import re
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+if TYPE_CHECKING:
+    import uvicorn
 
 from .session import Session
 
@@ -86,6 +88,8 @@ class Network:
             addr = local_address()
             if addr is None:
                 raise OSError("this computer has no network address (is it connected to a network?)")
+            import uvicorn  # here, not at the top: the in-browser site has no network and ships no uvicorn
+
             sock = _listen(addr, port)
             server = uvicorn.Server(uvicorn.Config(GuestOnly(app), log_level="warning", ws_max_size=65536,
                                                    lifespan="off"))

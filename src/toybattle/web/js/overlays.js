@@ -28,7 +28,7 @@ export function endScreen(screen, again = false) {
   if ($("#endscreen") || screen.endDismissed === v.ply) return;
   const won = v.winner === v.seat;
   const offers = (v.game && v.game.offers) || {};  // the session says what it will not refuse
-  const title = screen.kind === "hotseat" ? t("end.wins", { who: seatName(v.winner) }) : (won ? t("end.youWin") : t("end.wins", { who: v.players[v.winner] ? v.players[v.winner].name : seatName(v.winner) }));
+  const title = screen.kind === "hotseat" ? t("end.wins", { who: seatName(v.winner) }) : (won ? t("end.youWin") : t("end.winsOther", { who: v.players[v.winner] ? v.players[v.winner].name : seatName(v.winner) }));
   document.body.appendChild(h("div", { class: "endscreen", id: "endscreen", role: "dialog", "aria-labelledby": "end-title" },
     h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
       h("h2", { id: "end-title" }, title),

@@ -41,6 +41,7 @@ from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
+from . import words
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
@@ -305,6 +306,7 @@ class Connection:
         self.games = games
         self.session: Session | None = None
         self.seat = -1
+        self.lang = words.DEFAULT  # the page's language (its hello says which); texts are sent in it
         self.send_lock = asyncio.Lock()
 
     async def send(self, msg: dict[str, Any]) -> None:
@@ -318,7 +320,7 @@ class Connection:
             view["game"] = {**view.get("game", {}), "offers": session.offers()}
             if session.kind == "hotseat" and behind_cover(view):
                 view = covered(view)
-            await self.send({"type": "view", "view": view})
+            await self.send({"type": "view", "view": words.localize(view, self.lang)})
 
     def unbind(self) -> None:
         if self.session:
@@ -372,7 +374,7 @@ class Connection:
                 return
             await self.send({"type": "ok", "id": msg_id})
         except Refused as e:
-            await self.send({"type": "error", "id": msg_id, "message": str(e)})
+            await self.send({"type": "error", "id": msg_id, "message": words.translate(str(e), self.lang)})
 
     async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
         game, token = msg.get("game"), msg.get("token")
@@ -383,6 +385,7 @@ class Connection:
         if session is None or seat is None:
             raise Refused("unknown game or token")
         self.unbind()
+        self.lang = words.language(msg.get("lang"))
         self.session, self.seat = session, seat
         session.subscribe(self.push_view)
         await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
@@ -466,17 +469,23 @@ async def index(request: Request) -> Response:
     return FileResponse(web_dir() / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+def page_language(request: Request) -> str:
+    """The language the page asked for: ``?lang=``, else its Accept-Language header."""
+    return words.language(request.query_params.get("lang") or request.headers.get("accept-language"))
+
+
 async def meta(request: Request) -> JSONResponse:
     ctx: AppContext = request.app.state.ctx
+    lang = page_language(request)
     terrains = []
     for tid in TERRAIN_IDS:
         t = load_terrain(tid)
-        terrains.append({"id": t.id, "name": t.name, "name_fr": t.name_fr,
+        terrains.append({"id": t.id, "name": t.name_fr if lang == "fr" else t.name, "name_fr": t.name_fr,
                          "objective": {"blue": t.objective[0], "red": t.objective[1]},
                          "powers": sorted({n.power for n in t.nodes if n.power}),
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
-        "terrains": terrains, "troops": troops_json(), "powers": powers_json(), "texts": rule_texts(),
+        "terrains": terrains, "troops": troops_json(lang), "powers": powers_json(lang), "texts": rule_texts(lang),
         "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in app_bots.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
@@ -486,7 +495,7 @@ async def terrain(request: Request) -> Response:
     tid = request.path_params["terrain"]
     if tid not in TERRAIN_IDS:
         return _error(f"unknown terrain {tid!r}", 404)
-    return JSONResponse(terrain_json(load_terrain(tid)))
+    return JSONResponse(terrain_json(load_terrain(tid), page_language(request)))
 
 
 async def create_game(request: Request) -> JSONResponse:
@@ -526,8 +535,9 @@ async def game_status(request: Request) -> JSONResponse:
         return found
     session, seat = found
     v = session.view(seat)  # an online room waiting for its peer has no board yet
+    result = words.translate(v.get("result", ""), page_language(request))
     return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v.get("terrain"),
-                         "over": v.get("over", False), "result": v.get("result", ""), "turn": v.get("turn"),
+                         "over": v.get("over", False), "result": result, "turn": v.get("turn"),
                          "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting")),
                          "offers": session.offers()})
 

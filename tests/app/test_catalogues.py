@@ -1,0 +1,111 @@
+"""Every word the player reads comes from one catalogue per language: the page's (web/i18n/*.json) and
+the server's (app/data/*.json). Both languages hold the same keys, and every key is used."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from toybattle.app import words
+from toybattle.app.view import log_lines, seat_view
+from toybattle.rules import TERRAIN_IDS, State, observation
+
+WEB = Path(words.__file__).resolve().parents[1] / "web"
+JS = sorted((WEB / "js").glob("*.js"))
+# keys the page builds from a seat, a kind of game or a counter (`seat.${seat}`) instead of naming them
+BUILT = ("seat.", "home.kind.", "strip.")
+
+
+def page_catalogue(lang: str) -> dict[str, str]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_the_page_catalogues_hold_the_same_keys_and_placeholders():
+    en, fr = page_catalogue("en"), page_catalogue("fr")
+    assert set(en) == set(fr), sorted(set(en) ^ set(fr))
+    for key in en:
+        assert placeholders(en[key]) == placeholders(fr[key]), key
+        assert fr[key].strip(), key
+
+
+def test_every_page_key_is_used_and_every_used_key_exists():
+    en = page_catalogue("en")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in JS)
+    spaces = {k.split(".")[0] for k in en}
+    named = {q for q in re.findall(r'"([a-z]+\.[\w.]+)"', source) if q.split(".")[0] in spaces}
+    assert len(named) > 100
+    for key in named:
+        assert key in en or f"{key}.one" in en, f"{key} is used by the page but not in the catalogue"
+    for key in en:
+        assert key.removesuffix(".one").removesuffix(".many") in named or key.startswith(BUILT), f"{key} is unused"
+
+
+def test_the_server_catalogues_load_and_agree():
+    for lang in words.LANGS:
+        assert set(words.load(lang)) == set(words.load("en"))
+
+
+def test_a_broken_catalogue_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "en.json").write_text('{"a": "x {n}"}')
+    (tmp_path / "fr.json").write_text('{"a": "y"}')
+    monkeypatch.setattr(words, "DATA", tmp_path)
+    with pytest.raises(words.CatalogueError, match="placeholders"):
+        words.load("fr")
+    (tmp_path / "fr.json").write_text('{"b": "y {n}"}')
+    with pytest.raises(words.CatalogueError, match="keys differ"):
+        words.load("fr")
+    (tmp_path / "fr.json").write_text('[1]')
+    with pytest.raises(words.CatalogueError, match="one JSON object"):
+        words.load("fr")
+
+
+def _texts(value, key="", under=False):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(v, k, under or k == "counters")
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v, key, under)
+    elif isinstance(value, str) and value and (under or key in words.TEXT_KEYS):
+        yield value
+
+
+def test_every_text_of_whole_games_is_said_in_french():
+    """Whole random games on every terrain: each log line, narration, prompt, button, refusal and
+    counter card a seat is shown has its French words."""
+    used: set[str] = set()
+    untranslated = set()
+    for g, terrain in enumerate(TERRAIN_IDS):
+        rng = random.Random(g)
+        s = State.new(terrain)
+        logs: list[list[dict]] = [[], []]
+        while not s.over:
+            a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
+            before = [observation(s, 0), observation(s, 1)]
+            s.apply(a)
+            for v in (0, 1):
+                logs[v] += log_lines(before[v], a, observation(s, v), v)
+            if s.ply % 3 == 0 or s.over:
+                for v in (0, 1):
+                    for text in _texts(seat_view(observation(s, v), v, log=logs[v][-12:])):
+                        if words.translate(text, "fr") == text:
+                            untranslated.add(text)
+                        used.add(text)
+    assert not untranslated, sorted(untranslated)[:10]
+    assert len(used) > 300
+
+
+def test_a_refusal_and_a_language_header():
+    assert words.translate("too weak to cover Jumbo", "fr") == "trop faible pour recouvrir Mastok"
+    assert words.translate("too weak to cover Jumbo", "en") == "too weak to cover Jumbo"
+    assert words.translate("an unknown text", "fr") == "an unknown text"
+    assert words.language("fr-FR,fr;q=0.9,en;q=0.8") == "fr"
+    assert words.language("de-DE,en;q=0.5") == "en"
+    assert words.language(None) == "en" and words.language(42) == "en"

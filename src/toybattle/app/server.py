@@ -591,10 +591,11 @@ async def replay(request: Request) -> JSONResponse:
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
+    lang = page_language(request)
     try:
-        return JSONResponse(session.replay(seat))
+        return JSONResponse(words.localize(session.replay(seat), lang))
     except Refused as e:
-        return _error(str(e), 409)
+        return _error(words.translate(str(e), lang), 409)
 
 
 def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",

@@ -367,7 +367,9 @@ class Connection:
             elif kind == "concede":
                 await session.concede(seat)
             elif kind == "hint":
-                await self.send({"type": "hint", "id": msg_id, **await session.hint(seat)})
+                hint = await session.hint(seat)
+                hint["reason"] = words.translate(hint["reason"], self.lang)
+                await self.send({"type": "hint", "id": msg_id, **hint})
                 return
             else:
                 await self.rematch(session, seat, msg_id)
@@ -486,7 +488,8 @@ async def meta(request: Request) -> JSONResponse:
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
         "terrains": terrains, "troops": troops_json(lang), "powers": powers_json(lang), "texts": rule_texts(lang),
-        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in app_bots.levels()],
+        "levels": [{"name": lv.name, "label": words.translate(lv.label, lang),
+                    "description": words.translate(lv.description, lang)} for lv in app_bots.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
 

@@ -24,7 +24,7 @@ DEFAULT = "en"
 DATA = Path(__file__).resolve().parent / "data"
 PLACEHOLDER = re.compile(r"\{([a-z]+[0-9]?)\}")
 # the strings of a view that are words for the player (the rest are codes and numbers)
-TEXT_KEYS = frozenset({"text", "you", "brief", "prompt", "warning", "how", "result", "refused", "label"})
+TEXT_KEYS = frozenset({"text", "you", "brief", "prompt", "warning", "how", "result", "refused", "label", "name"})
 
 
 class CatalogueError(ValueError):

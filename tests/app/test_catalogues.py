@@ -11,6 +11,7 @@ import pytest
 
 from toybattle.app import words
 from toybattle.app.view import log_lines, seat_view
+from toybattle.lessons import rulebook
 from toybattle.rules import TERRAIN_IDS, State, observation
 
 WEB = Path(words.__file__).resolve().parents[1] / "web"
@@ -109,3 +110,24 @@ def test_a_refusal_and_a_language_header():
     assert words.language("fr-FR,fr;q=0.9,en;q=0.8") == "fr"
     assert words.language("de-DE,en;q=0.5") == "en"
     assert words.language(None) == "en" and words.language(42) == "en"
+
+
+def test_the_rules_and_faq_in_french_say_every_text():
+    english, french = rulebook.load(), rulebook.load_in("fr")
+    assert [t.id for t in french.topics] == [t.id for t in english.topics]
+    assert [len(t.rules) for t in french.topics] == [len(t.rules) for t in english.topics]
+    assert [r.source for t in french.topics for r in t.rules] == [r.source for t in english.topics for r in t.rules]
+    said = [r.text for t in french.topics for r in t.rules] + [q.answer for q in french.faq]
+    assert not set(said) & ({r.text for t in english.topics for r in t.rules} | {q.answer for q in english.faq})
+    assert rulebook.load_in("de") is english
+
+
+def test_a_translation_missing_a_rule_is_refused():
+    english = rulebook.load()
+    raw = json.loads((Path(rulebook.__file__).parent / "data" / "rules.fr.json").read_text(encoding="utf-8"))
+    raw["topics"]["overview"]["rules"].pop()
+    with pytest.raises(rulebook.RulebookError, match="overview"):
+        rulebook.parse_translation(raw, english, "fr")
+    del raw["faq"]["who-for"]
+    with pytest.raises(rulebook.RulebookError, match="ids differ"):
+        rulebook.parse_translation(raw, english, "fr")

@@ -160,7 +160,7 @@ def start_bot_game(ctx: AppContext, x: Lesson, s: State, human: int, level: str)
 
 
 async def rules(request: Request) -> JSONResponse:
-    return JSONResponse(rulebook.as_json(rulebook.load()))
+    return JSONResponse(rulebook.as_json(rulebook.load_in(page_language(request))))
 
 
 def play_again(ctx: AppContext, old: LocalSession) -> LocalSession:

@@ -8,8 +8,8 @@ import re
 import pytest
 from test_app_browser import ME_TURN, play_one, start_game
 
-from conftest import DESKTOP, PHONE
-
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 # common English words of the app's screens: none may show on a French page
 ENGLISH = re.compile(r"\b(You|Your|your|turn|places|draws|tiles?|rack|reserve|medals?|Skip|Hint|Home|Troops|covering|"
                      r"wins?|Blue|Red|Draw|Rematch|Replay|Result|Look|Connecting|Loading|Waiting|Discard|log|"

@@ -131,3 +131,21 @@ def test_a_translation_missing_a_rule_is_refused():
     del raw["faq"]["who-for"]
     with pytest.raises(rulebook.RulebookError, match="ids differ"):
         rulebook.parse_translation(raw, english, "fr")
+
+
+def test_a_french_page_is_told_the_game_in_french(client):
+    from app_harness import WS, new_game
+    g = new_game(client, kind="hotseat", first="blue")
+    with client.websocket_connect(WS) as ws:
+        ws.send_json({"type": "hello", "game": g["game"], "token": "wrong", "lang": "fr-FR"})
+        assert ws.receive_json()["message"] == "partie ou jeton inconnus"
+        ws.send_json({"type": "hello", "game": g["game"], "token": g["tokens"]["blue"], "lang": "fr"})
+        assert ws.receive_json()["type"] == "welcome"
+        view = ws.receive_json()["view"]
+        assert view["prompt"].startswith("À vous : ")
+        assert view["counters"]["discard"].startswith("La défausse : ")
+        ws.send_json({"type": "act", "action": "K@1", "id": 1})  # blue's own H.Q. (or no Kwak on the rack)
+        assert ws.receive_json()["message"] in ("votre propre Q.G.", "pas de Kwak sur votre support")
+    meta = client.get("/api/meta", headers={"accept-language": "fr-FR,fr;q=0.9"}).json()
+    assert [t["name"] for t in meta["troops"]["troops"]][1:4] == ["Cap'taine", "Mastok", "Crochet"]
+    assert client.get("/api/meta?lang=en").json()["troops"]["troops"][2]["name"] == "Jumbo"

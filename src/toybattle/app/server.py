@@ -379,6 +379,7 @@ class Connection:
             await self.send({"type": "error", "id": msg_id, "message": words.translate(str(e), self.lang)})
 
     async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
+        self.lang = words.language(msg.get("lang"))
         game, token = msg.get("game"), msg.get("token")
         if not isinstance(game, str) or not isinstance(token, str):
             raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
@@ -387,7 +388,6 @@ class Connection:
         if session is None or seat is None:
             raise Refused("unknown game or token")
         self.unbind()
-        self.lang = words.language(msg.get("lang"))
         self.session, self.seat = session, seat
         session.subscribe(self.push_view)
         await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})

@@ -36,7 +36,7 @@ from toybattle.rules import SEATS, State, determinize, observation
 from toybattle.store import StoreError
 
 from . import goals, rulebook
-from .lesson import Lesson, all_lessons, lesson, topics
+from .lesson import Lesson, all_lessons, lesson, titles, topics
 from .play import Attempt, play
 
 MAX_ACTIONS = 24
@@ -59,7 +59,7 @@ def _view(s: State, me: int, x: Lesson) -> dict[str, Any]:
 def lesson_json(x: Lesson, lang: str = words.DEFAULT) -> dict[str, Any]:
     s = x.start()
     me = s.actor
-    return x.summary() | {
+    return x.summary() | {"title": titles(lang)[x.id]} | {
         "source": x.source, "intro": x.intro, "steps": list(x.steps), "question": x.question,
         "hints": list(x.hints), "goal": [goals.describe(c) for c in x.goal], "seat": SEATS[me],
         "terrain": s.terrain.id, "terrain_name": s.terrain.name_fr if lang == "fr" else s.terrain.name,
@@ -99,13 +99,14 @@ async def page(request: Request) -> Response:
 
 
 async def list_lessons(request: Request) -> JSONResponse:
+    said = titles(page_language(request))
     out = []
     for t in topics():
         rows = []
         for x in t.lessons:
             s = x.start()
-            rows.append(x.summary() | {"terrain": s.terrain.id, "first_game": s.first_game})
-        out.append({"id": t.id, "title": t.title, "lessons": rows})
+            rows.append(x.summary() | {"title": said[x.id], "terrain": s.terrain.id, "first_game": s.first_game})
+        out.append({"id": t.id, "title": said[t.id], "lessons": rows})
     return JSONResponse({"topics": out})
 
 

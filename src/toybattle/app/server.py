@@ -42,7 +42,7 @@ from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
-from . import pool
+from . import pool, words
 from .lan import Network
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
@@ -309,6 +309,7 @@ class Connection:
         self.games = games
         self.session: Session | None = None
         self.seat = -1
+        self.lang = words.DEFAULT  # the page's language (its hello says which); texts are sent in it
         self.send_lock = asyncio.Lock()
 
     async def send(self, msg: dict[str, Any] | str) -> None:
@@ -318,7 +319,11 @@ class Connection:
 
     async def push_view(self, session: Session) -> None:
         if session is self.session:
-            await self.send(session.view_message(self.seat))
+            msg = session.view_message(self.seat)  # built once per change, shared by every socket
+            if self.lang != words.DEFAULT:
+                decoded = json.loads(msg)
+                msg = json.dumps({**decoded, "view": words.localize(decoded["view"], self.lang)})
+            await self.send(msg)
 
     def unbind(self) -> None:
         if self.session:
@@ -367,16 +372,19 @@ class Connection:
             elif kind == "concede":
                 await session.concede(seat)
             elif kind == "hint":
-                await self.send({"type": "hint", "id": msg_id, **await session.hint(seat)})
+                hint = await session.hint(seat)
+                hint["reason"] = words.translate(hint["reason"], self.lang)
+                await self.send({"type": "hint", "id": msg_id, **hint})
                 return
             else:
                 await self.rematch(session, seat, msg_id)
                 return
             await self.send({"type": "ok", "id": msg_id})
         except Refused as e:
-            await self.send({"type": "error", "id": msg_id, "message": str(e)})
+            await self.send({"type": "error", "id": msg_id, "message": words.translate(str(e), self.lang)})
 
     async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
+        self.lang = words.language(msg.get("lang"))
         game, token, watch = msg.get("game"), msg.get("token"), msg.get("watch")
         if not isinstance(game, str) or not isinstance(token if watch is None else watch, str):
             raise Refused("\"hello\" needs \"game\" and \"token\" (or \"watch\", a watch link's key)")
@@ -479,18 +487,25 @@ async def index(request: Request) -> Response:
     return FileResponse(web_dir() / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+def page_language(request: Request) -> str:
+    """The language the page asked for: ``?lang=``, else its Accept-Language header."""
+    return words.language(request.query_params.get("lang") or request.headers.get("accept-language"))
+
+
 async def meta(request: Request) -> JSONResponse:
     ctx: AppContext = request.app.state.ctx
+    lang = page_language(request)
     terrains = []
     for tid in TERRAIN_IDS:
         t = load_terrain(tid)
-        terrains.append({"id": t.id, "name": t.name, "name_fr": t.name_fr,
+        terrains.append({"id": t.id, "name": t.name_fr if lang == "fr" else t.name, "name_fr": t.name_fr,
                          "objective": {"blue": t.objective[0], "red": t.objective[1]},
                          "powers": sorted({n.power for n in t.nodes if n.power}),
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
-        "terrains": terrains, "troops": troops_json(), "powers": powers_json(), "texts": rule_texts(),
-        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in app_bots.levels()],
+        "terrains": terrains, "troops": troops_json(lang), "powers": powers_json(lang), "texts": rule_texts(lang),
+        "levels": [{"name": lv.name, "label": words.translate(lv.label, lang),
+                    "description": words.translate(lv.description, lang)} for lv in app_bots.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
 
@@ -499,7 +514,7 @@ async def terrain(request: Request) -> Response:
     tid = request.path_params["terrain"]
     if tid not in TERRAIN_IDS:
         return _error(f"unknown terrain {tid!r}", 404)
-    return JSONResponse(terrain_json(load_terrain(tid)))
+    return JSONResponse(terrain_json(load_terrain(tid), page_language(request)))
 
 
 async def create_game(request: Request) -> JSONResponse:
@@ -539,8 +554,9 @@ async def game_status(request: Request) -> JSONResponse:
         return found
     session, seat = found
     v = session.view(seat)  # an online room waiting for its peer has no board yet
+    result = words.translate(v.get("result", ""), page_language(request))
     return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v.get("terrain"),
-                         "over": v.get("over", False), "result": v.get("result", ""), "turn": v.get("turn"),
+                         "over": v.get("over", False), "result": result, "turn": v.get("turn"),
                          "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting")),
                          "offers": session.offers()})
 
@@ -696,10 +712,11 @@ async def replay(request: Request) -> JSONResponse:
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
+    lang = page_language(request)
     try:
-        return JSONResponse(session.replay(seat))
+        return JSONResponse(words.localize(session.replay(seat), lang))
     except Refused as e:
-        return _error(str(e), 409)
+        return _error(words.translate(str(e), lang), 409)
 
 
 def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",

@@ -1,6 +1,7 @@
 // Toy Battle in the browser: routes to the screens (home, play, replay, troops & terrains).
 // Each screen is its own module; they share the element helpers (dom.js), the server's data
 // (data.js), cards, the rack and the board interaction (choice.js) with the Learn page.
+import { t } from "./i18n.js";
 import { $, h, fill } from "./dom.js";
 import { saved } from "./saved.js";
 import { closeSheet } from "./sheet.js";
@@ -55,7 +56,7 @@ async function joinFromPath() {
     history.replaceState(null, "", `/#/game/${id}`);
   } else {
     history.replaceState(null, "", "/#/");
-    alert("This join link does not open any game on this server.");
+    alert(t("app.badJoin"));
   }
 }
 
@@ -71,8 +72,8 @@ async function route() {
     else await showHome();
   } catch (e) {
     console.error(e);
-    fill($("#app"), h("main", { class: "panel lost" }, h("h2", {}, "Cannot reach the Toy Battle server"),
-      h("p", {}, "Is `toybattle` still running? Start it again: every game is saved."), h("a", { class: "btn primary", href: "#/" }, "Retry")));
+    fill($("#app"), h("main", { class: "panel lost" }, h("h2", {}, t("app.noServer")),
+      h("p", {}, t("app.noServerWhy")), h("a", { class: "btn primary", href: "#/" }, t("app.retry"))));
   }
 }
 

@@ -1,6 +1,7 @@
 // The play screen's overlays: the hot-seat cover, the end screen, the menu and its sheets.
 // Each takes the PlayScreen (play.js) it belongs to.
-import { $, h, badge, cap, other } from "./dom.js";
+import { t, tn, seatName, langSwitch } from "./i18n.js";
+import { $, h, badge, other } from "./dom.js";
 import { getMeta } from "./data.js";
 import { troopCard } from "./cards.js";
 import { openSheet, confirmBox } from "./sheet.js";
@@ -13,9 +14,9 @@ export function coverFor(screen, seat) {
   const token = screen.entry.tokens[seat];
   document.body.appendChild(h("div", { class: `cover ${seat}`, id: "cover" },
     h("div", { class: "cover-box" }, badge(seat, "big"),
-      h("h2", {}, `${cap(seat)}'s turn`),
-      h("p", {}, `Pass the device to ${cap(seat)}. ${cap(other(seat))}, no peeking at the next rack!`),
-      h("button", { class: "btn primary big", id: "cover-go", onclick: () => { screen.sock.rebind(token); } }, `I'm ${cap(seat)}: show my rack`))));
+      h("h2", {}, t("cover.turn", { seat: seatName(seat) })),
+      h("p", {}, t("cover.pass", { seat: seatName(seat), other: seatName(other(seat)) })),
+      h("button", { class: "btn primary big", id: "cover-go", onclick: () => { screen.sock.rebind(token); } }, t("cover.go", { seat: seatName(seat) })))));
   $("#cover-go").focus();  // a keyboard or screen-reader player lands on the one thing to do
 }
 
@@ -27,46 +28,47 @@ export function endScreen(screen, again = false) {
   if ($("#endscreen") || screen.endDismissed === v.ply) return;
   const won = v.winner === v.seat;
   const offers = (v.game && v.game.offers) || {};  // the session says what it will not refuse
-  const title = screen.kind === "hotseat" ? `${cap(v.winner)} wins!` : (won ? "You win!" : `${v.players[v.winner] ? v.players[v.winner].name : cap(v.winner)} wins`);
+  const title = screen.kind === "hotseat" ? t("end.wins", { who: seatName(v.winner) }) : (won ? t("end.youWin") : t("end.winsOther", { who: v.players[v.winner] ? v.players[v.winner].name : seatName(v.winner) }));
   document.body.appendChild(h("div", { class: "endscreen", id: "endscreen", role: "dialog", "aria-labelledby": "end-title" },
     h("div", { class: `end-box ${v.winner}` }, badge(v.winner, "big"),
       h("h2", { id: "end-title" }, title),
       h("p", { id: "end-reason" }, v.how || v.result),
       v.decider ? h("p", { id: "end-decider", class: "decider" }, v.decider.text) : null,
-      h("p", { class: "muted" }, `Medals: blue ${v.medals.blue} of ${v.objective.blue}, red ${v.medals.red} of ${v.objective.red}`),
+      h("p", { class: "muted" }, t("end.medals", { b: v.medals.blue, bo: v.objective.blue, r: v.medals.red, ro: v.objective.red })),
       h("div", { class: "row wrap center" },
-        offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => screen.out(() => screen.sock.rematch()) }, "Rematch") : null,
-        offers.replay ? h("a", { class: "btn", href: `#/replay/${screen.id}`, id: "btn-replay" }, "Replay") : null,
-        h("button", { class: "btn", id: "btn-look", onclick: () => { screen.endDismissed = v.ply; $("#endscreen").remove(); } }, "Look at the board"),
-        h("a", { class: "btn", href: "#/" }, "Home")))));
+        offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => screen.out(() => screen.sock.rematch()) }, t("end.rematch")) : null,
+        offers.replay ? h("a", { class: "btn", href: `#/replay/${screen.id}`, id: "btn-replay" }, t("end.replay")) : null,
+        h("button", { class: "btn", id: "btn-look", onclick: () => { screen.endDismissed = v.ply; $("#endscreen").remove(); } }, t("end.look")),
+        h("a", { class: "btn", href: "#/" }, t("nav.home"))))));
   $("#endscreen .btn").focus();
 }
 
 export function menuSheet(screen) {
   const v = screen.view;
-  const items = [h("a", { class: "btn", href: "#/" }, "Home (the game is saved)")];
+  const items = [h("a", { class: "btn", href: "#/" }, t("menu.home"))];
   if (v && !v.over) items.push(h("button", { class: "btn danger", id: "btn-concede", onclick: () => {
-    confirmBox(screen.kind === "hotseat" ? `${cap(v.turn)} concedes: ${cap(other(v.turn))} wins.` : "Concede this game? Your opponent wins.", "Concede",
+    confirmBox(screen.kind === "hotseat" ? t("menu.concedesHot", { seat: seatName(v.turn), other: seatName(other(v.turn)) }) : t("menu.concedeAsk"), t("menu.concede"),
       () => { if (screen.kind === "hotseat" && v.turn !== v.seat) screen.sock.rebind(screen.entry.tokens[v.turn]); screen.out(() => screen.sock.concede()); });
-  } }, "Concede"));
-  if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, "Invite link & QR code"));
-  items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, "Game log"));
-  items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, "Watch link"));
+  } }, t("menu.concede")));
+  if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, t("menu.invite")));
+  items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, t("play.gameLog")));
+  items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, t("menu.watch")));
   // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
-  items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, "Troops"));
-  openSheet("Menu", h("div", { class: "menu" }, items));
+  items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, t("play.troops")));
+  items.push(h("h3", {}, t("menu.language")), langSwitch(h));
+  openSheet(t("menu.title"), h("div", { class: "menu" }, items));
 }
 
 export function discardSheet(screen) {
   const v = screen.view;
-  openSheet(`Discard (${v.discard.length})`, v.discard.length ? h("div", { class: "card-grid" }, v.discard.map((t) => troopCard(t[1], t[0])))
-    : h("p", { class: "muted" }, "Nothing has been discarded yet."));
+  openSheet(t("play.discardN", { n: v.discard.length }), v.discard.length ? h("div", { class: "card-grid" }, v.discard.map((t) => troopCard(t[1], t[0])))
+    : h("p", { class: "muted" }, t("play.noDiscard")));
 }
 
 export async function handbookSheet(screen) {
   const meta = await getMeta();
-  openSheet("Troops", h("div", {}, h("div", { class: "card-grid" }, meta.troops.troops.map((t) => troopCard(t.code, screen.seat || "blue"))),
-    h("p", {}, h("a", { class: "btn", href: "#/troops" }, "All terrains and special bases"))), { wide: true });
+  openSheet(t("play.troops"), h("div", {}, h("div", { class: "card-grid" }, meta.troops.troops.map((t) => troopCard(t.code, screen.seat || "blue"))),
+    h("p", {}, h("a", { class: "btn", href: "#/troops" }, t("play.allTerrains")))), { wide: true });
 }
 
 /** The join link and QR code of a two-device game, for the host: the link seats the first device
@@ -83,16 +85,16 @@ export async function inviteSheet(screen) {
   if (!r.ok && !d.joined) { screen.toast(d.error); return; }
   const net = d.network;
   const netBox = h("div", { class: "network" },
-    h("p", { class: net.open ? "" : "warn" }, net.open ? `Open to your network at ${net.address} until this game ends.` : net.warning),
+    h("p", { class: net.open ? "" : "warn" }, net.open ? t("invite.networkOpen", { address: net.address }) : net.warning),
     h("button", { class: "btn", id: "btn-network", onclick: () => post("network", { open: !net.open }) },
-      net.open ? "Close to the network" : "Open to my network"));
+      net.open ? t("invite.networkClose") : t("invite.networkOpenBtn")));
   if (d.joined) {
-    openSheet("Invite a friend", h("div", { class: "invite" }, h("p", {}, d.error),
-      h("button", { class: "btn", id: "btn-release", onclick: () => post("release", {}) }, `Release the ${d.seat} seat`), netBox));
+    openSheet(t("invite.title"), h("div", { class: "invite" }, h("p", {}, d.error),
+      h("button", { class: "btn", id: "btn-release", onclick: () => post("release", {}) }, t("invite.release", { seat: seatName(d.seat) })), netBox));
     return;
   }
-  openSheet("Invite a friend", h("div", { class: "invite" },
-    h("p", {}, `Your friend plays ${d.seat}. On their phone or computer, on the same network, scan the code or open the link:`),
+  openSheet(t("invite.title"), h("div", { class: "invite" },
+    h("p", {}, t("invite.text", { seat: seatName(d.seat) })),
     h("div", { class: "qr", html: d.qr_svg }),
     h("p", {}, h("a", { href: d.url, id: "invite-url", class: "mono" }, d.url)),
     d.note ? h("p", { class: "warn" }, d.note) : null, netBox));
@@ -105,7 +107,7 @@ async function watchSheet(screen) {
   const d = await r.json();
   if (!r.ok) { screen.toast(d.error); return; }
   const url = location.origin + d.url;
-  openSheet("Watch link", h("div", { class: "invite" },
-    h("p", {}, "Whoever opens this link watches the game: the board, the counts and the log, never a rack. They cannot play."),
+  openSheet(t("menu.watch"), h("div", { class: "invite" },
+    h("p", {}, t("watch.text")),
     h("p", {}, h("a", { href: url, id: "watch-url", class: "mono", target: "_blank" }, url))));
 }

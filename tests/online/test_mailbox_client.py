@@ -116,7 +116,8 @@ def test_bad_codes_and_mailboxes_get_one_line(mailbox):
 
 def _session(tmp_path: Path, mailbox: str, name: str, seed: str, **opts) -> tuple[Game, list[str]]:
     said: list[str] = []
-    game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=seed, timeout=20, **opts),
+    game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=seed, move_limit=20, reply_limit=20,
+                        **opts),
                 BotPlayer("random", seed), said.append, rooms=client.Rooms())
     return game, said
 

@@ -116,7 +116,9 @@ def test_the_rules_and_faq_in_french_say_every_text():
     english, french = rulebook.load(), rulebook.load_in("fr")
     assert [t.id for t in french.topics] == [t.id for t in english.topics]
     assert [len(t.rules) for t in french.topics] == [len(t.rules) for t in english.topics]
-    assert [r.source for t in french.topics for r in t.rules] == [r.source for t in english.topics for r in t.rules]
+    # the sources in French words, citing the same pages and references
+    cited = lambda book: [re.findall(r"\d+|\[S\d\]", r.source) for t in book.topics for r in t.rules]  # noqa: E731
+    assert cited(french) == cited(english)
     said = [r.text for t in french.topics for r in t.rules] + [q.answer for q in french.faq]
     assert not set(said) & ({r.text for t in english.topics for r in t.rules} | {q.answer for q in english.faq})
     assert rulebook.load_in("de") is english

@@ -9,7 +9,8 @@ import pytest
 FOCUS = """(() => { const a = document.activeElement; const d = (a && a.dataset) || {};
   return { tag: a ? a.tagName.toLowerCase() : null, id: a ? a.id : null, node: d.node || null,
            troop: d.troop || null, action: d.action || null }; })()"""
-TOWARD = """(node) => { const c = (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
+TOWARD = """(node) => {
+  const c = (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
   const a = c(document.activeElement), b = c(document.querySelector(`#lesson-board g.node[data-node="${node}"]`));
   return [b[0] - a[0], b[1] - a[1]]; }"""
 

@@ -3,6 +3,7 @@ every text read by a lesson, and a lesson built in French says French."""
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 
 import pytest
@@ -87,3 +88,15 @@ def test_a_text_no_lesson_reads_and_a_goal_without_words_stop_the_load(catalogue
     catalogues(en={k: v for k, v in english.items() if k != "goal.laid.opponent"})
     with pytest.raises(LessonError, match=r"battlefield-lay-down.*goal\.laid\.opponent"):
         topics("en")
+
+
+def test_the_french_rules_cite_their_sources_in_french():
+    from toybattle.lessons import rulebook
+    book = rulebook.load_in("fr")
+    sources = {r.source for t in book.topics for r in t.rules} | {q.source for q in book.faq}
+    left = {s for s in sources if re.search(r"Rules|[Pp]layer aid|ruling|End of the game|Setup|Jumbo|Hook", s)}
+    assert left == set()
+    raw = json.loads(resources.files("toybattle.lessons").joinpath("data/rules.fr.json").read_text("utf-8"))
+    del raw["sources"]["Setup"]
+    with pytest.raises(rulebook.RulebookError, match=re.escape("no words for the source 'Rules p. 2 · Setup")):
+        rulebook.parse_translation(raw, rulebook.load(), "fr")

@@ -511,7 +511,9 @@ async def meta(request: Request) -> JSONResponse:
         "terrains": terrains, "troops": troops_json(lang), "powers": powers_json(lang), "texts": rule_texts(lang),
         "levels": [{"name": lv.name, "label": words.translate(lv.label, lang),
                     "description": words.translate(lv.description, lang)} for lv in app_bots.levels()],
-        "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
+        "default_level": app_bots.default_level(),
+        "links": [link | {"label": words.translate(link["label"], lang)} for link in ctx.links],
+        "features": ctx.features,
     })
 
 

@@ -100,3 +100,28 @@ def test_the_french_rules_cite_their_sources_in_french():
     del raw["sources"]["Setup"]
     with pytest.raises(rulebook.RulebookError, match=re.escape("no words for the source 'Rules p. 2 · Setup")):
         rulebook.parse_translation(raw, rulebook.load(), "fr")
+
+
+def test_the_learn_api_answers_in_the_pages_language(tmp_path):
+    from starlette.testclient import TestClient
+
+    from toybattle.assembly import build_app
+    from toybattle.store import Store
+    fr = {"accept-language": "fr-FR,fr;q=0.9"}
+    app = build_app(Store(tmp_path / "games.sqlite"), bot_delay=0.0, resume=False)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        topics_fr = client.get("/api/lessons", headers=fr).json()["topics"]
+        assert topics_fr[0]["lessons"][1]["title"] == "Quel placement prend les médailles ?"
+        x = client.get("/api/lessons/roxy-medals", headers=fr).json()
+        assert x["question"] == raw("fr")["lesson.roxy-medals.question"] and x["source"].startswith("Règles p. 5")
+        assert x["goal"] == ["la région 1 prise par vous", "au moins 3 médailles pour vous"]
+        assert x["hints"] == [raw("fr")["lesson.roxy-medals.hint.1"], raw("fr")["lesson.roxy-medals.hint.2"]]
+        url = "/api/lessons/roxy-medals/play"
+        wrong = client.post(url, json={"actions": ["7@17"], "nonce": "a"}, headers=fr).json()
+        assert wrong["feedback"] == raw("fr")["lesson.roxy-medals.wrong.1"]
+        refused = client.post(url, json={"actions": ["7@25"], "nonce": "a"}, headers=fr).json()
+        assert refused["status"] == "refused" and refused["refusal"] == "aucun chemin depuis votre Q.G."
+        assert refused["feedback"] == ""  # no words of its own: the page shows the rule that refused it
+        right = client.post(url + "?lang=fr", json={"actions": ["7@12"], "nonce": "a"}).json()
+        assert right["feedback"] == raw("fr")["lesson.roxy-medals.right.1"]
+        assert client.get("/api/lessons/roxy-medals").json()["question"] == raw("en")["lesson.roxy-medals.question"]

@@ -99,3 +99,12 @@ def test_every_refusal_a_route_writes_is_in_the_catalogue(module):
         if said and not any(words.translate(s, "fr") != s for s in said):
             missing.append(said[0])
     assert missing == []
+
+
+def test_the_invitation_and_the_network_switch_speak_the_pages_language(client):
+    g = client.post("/api/games", json={"kind": "lan"}).json()
+    invite = client.get(f"/api/games/{g['game']}/invite?token={g['tokens']['blue']}", headers=FR).json()
+    assert invite["note"].startswith("Cette appli n'est ouverte qu'à cet ordinateur")
+    assert invite["network"]["warning"].startswith("Toute personne sur ce réseau")
+    english = client.get(f"/api/games/{g['game']}/invite?token={g['tokens']['blue']}").json()
+    assert english["note"].startswith("This app is open to this computer only")

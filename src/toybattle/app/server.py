@@ -599,7 +599,8 @@ async def invite(request: Request) -> JSONResponse:
     except Refused as e:
         return _error(str(e), 403)
     ctx: AppContext = request.app.state.ctx
-    network = ctx.network.state()
+    lang = page_language(request)
+    network = words.localize(ctx.network.state(), lang)
     try:
         key = session.invitation(seat)
     except Refused as e:
@@ -622,7 +623,8 @@ async def invite(request: Request) -> JSONResponse:
         note = ""
     import segno  # here, not at the top: the in-browser site has no invitations and ships no segno
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
-    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg,
+    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable,
+                         "note": words.translate(note, lang), "qr_svg": svg,
                          "network": network})
 
 
@@ -696,7 +698,7 @@ async def network(request: Request) -> JSONResponse:
             return _error(f"cannot open to the network: {e}", 409)
     else:
         await ctx.network.close()
-    return JSONResponse(ctx.network.state())
+    return JSONResponse(words.localize(ctx.network.state(), page_language(request)))
 
 
 async def watch_link(request: Request) -> JSONResponse:

@@ -116,7 +116,9 @@ def test_the_rules_and_faq_in_french_say_every_text():
     english, french = rulebook.load(), rulebook.load_in("fr")
     assert [t.id for t in french.topics] == [t.id for t in english.topics]
     assert [len(t.rules) for t in french.topics] == [len(t.rules) for t in english.topics]
-    assert [r.source for t in french.topics for r in t.rules] == [r.source for t in english.topics for r in t.rules]
+    # the sources in French words, citing the same pages and references
+    cited = lambda book: [re.findall(r"\d+|\[S\d\]", r.source) for t in book.topics for r in t.rules]  # noqa: E731
+    assert cited(french) == cited(english)
     said = [r.text for t in french.topics for r in t.rules] + [q.answer for q in french.faq]
     assert not set(said) & ({r.text for t in english.topics for r in t.rules} | {q.answer for q in english.faq})
     assert rulebook.load_in("de") is english
@@ -149,10 +151,3 @@ def test_a_french_page_is_told_the_game_in_french(client):
     meta = client.get("/api/meta", headers={"accept-language": "fr-FR,fr;q=0.9"}).json()
     assert [t["name"] for t in meta["troops"]["troops"]][1:4] == ["Cap'taine", "Mastok", "Crochet"]
     assert client.get("/api/meta?lang=en").json()["troops"]["troops"][2]["name"] == "Jumbo"
-
-
-def test_every_topic_and_lesson_has_its_french_title():
-    from toybattle.lessons.lesson import all_lessons, titles, topics
-    english, french = titles("en"), titles("fr")
-    assert set(french) == {t.id for t in topics()} | {x.id for x in all_lessons()} == set(english)
-    assert not set(french.values()) & set(english.values()) - {"La Croisette"}

@@ -9,6 +9,7 @@ import pytest
 from toybattle.lessons import all_lessons, check_lesson, lesson, play
 from toybattle.lessons.lesson import Answer, LessonError, parse_lesson
 from toybattle.lessons.play import REFUSED, RIGHT, WRONG
+from toybattle.lessons.texts import Reader
 from toybattle.rules import BLUE, RED
 
 LESSONS = all_lessons()
@@ -113,10 +114,14 @@ def test_checker_catches_every_continuation_not_just_one():
 
 
 def test_loader_refuses_an_inconsistent_position():
-    raw = {"id": "broken", "title": "t", "source": "s", "question": "q", "hints": ["h"],
-           "position": lesson("roxy-medals").position.replace("blue reserve ?x14", "blue reserve ?x13").splitlines(),
-           "answers": [{"actions": ["7@12"], "feedback": "f"}], "wrong": [{"actions": ["7@17"], "feedback": "f"}]}
+    said = Reader({"feedback.right": "r", "feedback.wrong": "w"} | {f"lesson.broken.{k}": "t" for k in
+                  ("title", "source", "question", "hint.1", "right.1", "wrong.1")}, "en")
+    raw = {"id": "broken", "position": lesson("roxy-medals").position.replace("blue reserve ?x14",
+                                                                              "blue reserve ?x13").splitlines(),
+           "answers": [{"actions": ["7@12"]}], "wrong": [{"actions": ["7@17"]}]}
     with pytest.raises(LessonError, match="not 24"):
-        parse_lesson(raw, "basics")
+        parse_lesson(raw, "basics", said)
     with pytest.raises(LessonError, match="unknown field"):
-        parse_lesson(raw | {"answer": []}, "basics")
+        parse_lesson(raw | {"answer": []}, "basics", said)
+    with pytest.raises(LessonError, match=r"no 'lesson\.broken\.wrong\.2'"):  # every wrong answer has its words
+        parse_lesson(raw | {"wrong": [{"actions": ["7@17"]}, {"actions": ["7@16"]}]}, "basics", said)

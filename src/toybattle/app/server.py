@@ -44,6 +44,7 @@ from toybattle.store import GameRow, Store, StoreError
 from . import bots as app_bots
 from . import pool, words
 from .lan import Network
+from .localized import ErrorsInLanguage, scope_language
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
@@ -325,6 +326,10 @@ class Connection:
                 msg = json.dumps({**decoded, "view": words.localize(decoded["view"], self.lang)})
             await self.send(msg)
 
+    async def fail(self, message: str) -> None:
+        """An error that answers no message of the page's, in the page's language."""
+        await self.send({"type": "error", "id": None, "message": words.translate(message, self.lang)})
+
     def unbind(self) -> None:
         if self.session:
             self.session.unsubscribe(self.push_view)
@@ -447,17 +452,17 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 break
             text = message.get("text")
             if text is None:
-                await conn.send({"type": "error", "id": None, "message": "send text frames holding JSON"})
+                await conn.fail("send text frames holding JSON")
                 continue
             try:
                 await conn.handle(text)
             except StoreError as e:
-                await conn.send({"type": "error", "id": None, "message": str(e)})
+                await conn.fail(str(e))
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
             except Exception as e:  # a bug must not take the socket down, nor show a traceback
                 log.exception("websocket message failed")
-                await conn.send({"type": "error", "id": None, "message": f"internal error: {type(e).__name__}: {e}"})
+                await conn.fail(f"internal error: {type(e).__name__}: {e}")
     except WebSocketDisconnect:
         pass
     finally:
@@ -489,7 +494,7 @@ async def index(request: Request) -> Response:
 
 def page_language(request: Request) -> str:
     """The language the page asked for: ``?lang=``, else its Accept-Language header."""
-    return words.language(request.query_params.get("lang") or request.headers.get("accept-language"))
+    return scope_language(request.scope)
 
 
 async def meta(request: Request) -> JSONResponse:
@@ -506,7 +511,9 @@ async def meta(request: Request) -> JSONResponse:
         "terrains": terrains, "troops": troops_json(lang), "powers": powers_json(lang), "texts": rule_texts(lang),
         "levels": [{"name": lv.name, "label": words.translate(lv.label, lang),
                     "description": words.translate(lv.description, lang)} for lv in app_bots.levels()],
-        "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
+        "default_level": app_bots.default_level(),
+        "links": [link | {"label": words.translate(link["label"], lang)} for link in ctx.links],
+        "features": ctx.features,
     })
 
 
@@ -592,7 +599,8 @@ async def invite(request: Request) -> JSONResponse:
     except Refused as e:
         return _error(str(e), 403)
     ctx: AppContext = request.app.state.ctx
-    network = ctx.network.state()
+    lang = page_language(request)
+    network = words.localize(ctx.network.state(), lang)
     try:
         key = session.invitation(seat)
     except Refused as e:
@@ -615,7 +623,8 @@ async def invite(request: Request) -> JSONResponse:
         note = ""
     import segno  # here, not at the top: the in-browser site has no invitations and ships no segno
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
-    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg,
+    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable,
+                         "note": words.translate(note, lang), "qr_svg": svg,
                          "network": network})
 
 
@@ -666,7 +675,7 @@ async def release(request: Request) -> JSONResponse:
         conn = getattr(fn, "__self__", None)
         if isinstance(conn, Connection) and conn.session is session and conn.seat == guest:
             conn.unbind()
-            await conn.send({"type": "error", "id": None, "message": "the host released this seat"})
+            await conn.fail("the host released this seat")
     return JSONResponse({"released": SEATS[guest]})
 
 
@@ -689,7 +698,7 @@ async def network(request: Request) -> JSONResponse:
             return _error(f"cannot open to the network: {e}", 409)
     else:
         await ctx.network.close()
-    return JSONResponse(ctx.network.state())
+    return JSONResponse(words.localize(ctx.network.state(), page_language(request)))
 
 
 async def watch_link(request: Request) -> JSONResponse:
@@ -716,7 +725,7 @@ async def replay(request: Request) -> JSONResponse:
     try:
         return JSONResponse(words.localize(session.replay(seat), lang))
     except Refused as e:
-        return _error(words.translate(str(e), lang), 409)
+        return _error(str(e), 409)
 
 
 def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
@@ -764,6 +773,7 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
 
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=16384)
     app.add_middleware(Guard, ctx=ctx)
+    app.add_middleware(ErrorsInLanguage)  # outermost: even the guard's refusals in the page's language
     app.state.games = games
     app.state.ctx = ctx
     return app

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import SEATS, State
-from ..rules.troops import name, parse_troop
+from ..rules.troops import INFO, parse_troop
+from .texts import PLACEHOLDER
 
 
 class GoalError(ValueError):
@@ -133,25 +134,19 @@ def validate(s: State, condition: dict[str, Any], me: int) -> None:
         raise GoalError(f"seat must be one of {', '.join(SEAT_WORDS)}")
 
 
-def describe(condition: dict[str, Any]) -> str:
-    """The condition in words, for the terminal and the app."""
+def describe(condition: dict[str, Any], say: Callable[[str], str], lang: str) -> str:
+    """The condition in words of language ``lang``: the catalogue's ``goal.<kind>.<seat>[.<variant>]``
+    (``say`` gives a key's text), its {placeholders} filled."""
     c = condition
-    word = c.get("seat", "me")
-    who = {"me": "you", "opponent": "your opponent"}.get(word, word)
-    whose = {"me": "your", "opponent": "your opponent's"}.get(word, f"{word}'s")
-    k = c["kind"]
-    troop = name(parse_troop(str(c["troop"]))) if "troop" in c else ""
-    return {
-        "medals_at_least": lambda: f"{who} hold at least {c.get('n')} medals",
-        "region_claimed": lambda: f"region {c.get('region')} claimed by {who}",
-        "winner": lambda: f"{who} win" + (f" ({c['reason']})" if c.get("reason") else ""),
-        "node_owner": lambda: f"base {c.get('node')} " + ("empty" if word == "none" else f"held by {who}"),
-        "top": lambda: f"{whose} {troop} on top of base {c.get('node')}",
-        "connected": lambda: f"base {c.get('node')} " + ("joined to" if c.get("value", True) else "cut off from")
-        + f" {whose} H.Q.",
-        "rack_size": lambda: f"{c.get('n')} tiles on {whose} rack",
-        "reserve_size": lambda: f"{c.get('n')} tiles left in {whose} reserve",
-        "rack_has": lambda: f"a {troop} on {whose} rack",
-        "laid": lambda: f"{c.get('n')} tile(s) laid face down on {whose} rack",
-        "in_discard": lambda: f"{whose} {troop} in the discard",
-    }[k]()
+    variant = {"winner": f".{c.get('reason')}" if c.get("reason") else "",
+               "connected": "" if c.get("value", True) else ".off"}.get(c["kind"], "")
+    fields: dict[str, str] = {k: str(c[k]) for k in ("n", "node", "region") if k in c}
+    if "troop" in c:
+        fields["troop"] = troop_name(parse_troop(str(c["troop"])), lang)
+    template = say(f"goal.{c['kind']}.{c.get('seat', 'me')}{variant}")
+    return PLACEHOLDER.sub(lambda m: fields.get(m.group(1), m.group(0)), template)
+
+
+def troop_name(troop: int, lang: str) -> str:
+    info = INFO[troop]
+    return info.name_fr if lang == "fr" else info.name

@@ -19,8 +19,6 @@ from . import goals
 from .lesson import Answer, Lesson
 
 PLAYING, RIGHT, WRONG, REFUSED = "playing", "right", "wrong", "refused"
-DEFAULT_RIGHT = "Right."
-DEFAULT_WRONG = "Not this time: look at the question again, or ask for a hint."
 
 
 @dataclass
@@ -65,16 +63,17 @@ def judge(lesson: Lesson, s: State, me: int, mine: Sequence[str]) -> tuple[str, 
         if not a.illegal and starts_with(mine, a, s):
             return (RIGHT if right else WRONG), a.feedback
     if right:
-        return RIGHT, lesson.right_feedback or DEFAULT_RIGHT
-    return WRONG, lesson.wrong_feedback or DEFAULT_WRONG
+        return RIGHT, lesson.right_feedback
+    return WRONG, lesson.wrong_feedback
 
 
-def refused_feedback(lesson: Lesson, s: State, mine: Sequence[str], why: str) -> str:
-    """What the learner reads when the engine refuses their action ``mine[-1]``."""
+def refused_feedback(lesson: Lesson, s: State, mine: Sequence[str]) -> str:
+    """The lesson's own words when the engine refuses the learner's action ``mine[-1]``; empty if it has
+    none (the page then shows the rule that refused it, the Attempt's ``refusal``)."""
     for a in lesson.wrong:
         if a.illegal and len(a.actions) == len(mine) and starts_with(mine, a, s):
             return a.feedback
-    return f"The rules refuse that: {why}."
+    return ""
 
 
 def play(lesson: Lesson, actions: Sequence[str], rng: random.Random) -> Attempt:
@@ -92,7 +91,7 @@ def play(lesson: Lesson, actions: Sequence[str], rng: random.Random) -> Attempt:
         except ValueError as e:
             a, why = -1, str(e)
         if why:
-            return Attempt(s, me, mine, REFUSED, refused_feedback(lesson, s, mine + [text], why), why)
+            return Attempt(s, me, mine, REFUSED, refused_feedback(lesson, s, mine + [text]), why)
         s.apply(a)
         mine.append(action_text(a, s.b))
         s.resolve_chance(rng)

@@ -8,6 +8,8 @@ those tests exist and that docs/rulings.md names the same ones.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -119,16 +121,18 @@ def as_json(book: Rulebook, topic: str | None = None) -> dict[str, Any]:
 
 
 # Other languages: data/rules.<lang>.json says each topic's title and rules (in order) and each
-# question and answer again, by id; the sources, topics and tests are the English book's own.
+# question and answer again, by id, and the words of the sources ("Rules p.", "End of the game"…);
+# the topics and tests are the English book's own.
 LANGS = ("fr",)
 
 
 def parse_translation(raw: Any, book: Rulebook, lang: str) -> Rulebook:
     """``book`` in the words of ``raw`` (rules.<lang>.json), which must say every text of it, no more."""
     name = f"rules.{lang}.json"
-    if not isinstance(raw, dict) or set(raw) != {"topics", "faq"} or \
-            not isinstance(raw["topics"], dict) or not isinstance(raw["faq"], dict):
-        raise RulebookError(f"{name} holds {{topics, faq}}, each an object by id")
+    if not isinstance(raw, dict) or set(raw) != {"topics", "faq", "sources"} or \
+            not all(isinstance(raw[k], dict) for k in raw):
+        raise RulebookError(f"{name} holds {{topics, faq, sources}}, each an object (by id, or by English words)")
+    source = _source_words(raw["sources"], name)
     if set(raw["topics"]) != {t.id for t in book.topics} or set(raw["faq"]) != {q.id for q in book.faq}:
         raise RulebookError(f"{name}: the topic and question ids differ from rules.json")
     topics = []
@@ -139,10 +143,25 @@ def parse_translation(raw: Any, book: Rulebook, lang: str) -> Rulebook:
                 not all(isinstance(r, str) and r.strip() for r in rules):
             raise RulebookError(f"{name}: topic {t.id} must say its {len(t.rules)} rules as texts")
         topics.append(Topic(t.id, _text(said, "title", f"{name}: topic {t.id}"),
-                            tuple(Rule(text, r.source) for text, r in zip(rules, t.rules, strict=True))))
+                            tuple(Rule(text, source(r.source)) for text, r in zip(rules, t.rules, strict=True))))
     faq = [Question(q.id, q.topic, _text(raw["faq"][q.id], "question", f"{name}: {q.id}"),
-                    _text(raw["faq"][q.id], "answer", f"{name}: {q.id}"), q.source, q.test) for q in book.faq]
+                    _text(raw["faq"][q.id], "answer", f"{name}: {q.id}"), source(q.source), q.test) for q in book.faq]
     return Rulebook(tuple(topics), tuple(faq))
+
+
+def _source_words(words: dict[str, Any], name: str) -> Callable[[str], str]:
+    """A source in the translation's words: each English phrase of ``words`` replaced (the longest first,
+    in one pass). RulebookError for a source with a word left unsaid (only numbers and [S#] may stay;
+    a name said alike in both languages is listed as itself)."""
+    if not words or not all(isinstance(v, str) and v.strip() for v in words.values()):
+        raise RulebookError(f"{name}: 'sources' gives each English phrase of the sources its words")
+    phrases = re.compile("|".join(re.escape(k) for k in sorted(words, key=len, reverse=True)))
+
+    def said(source: str) -> str:
+        if re.search(r"[A-Za-z]{3,}", re.sub(r"\[S\d+\]", "", phrases.sub("", source))):
+            raise RulebookError(f"{name}: 'sources' has no words for the source {source!r}")
+        return phrases.sub(lambda m: words[m.group(0)], source)
+    return said
 
 
 @cache

@@ -35,15 +35,14 @@ from toybattle.app.view import seat_view
 from toybattle.rules import SEATS, State, determinize, observation
 from toybattle.store import StoreError
 
-from . import goals, rulebook
-from .lesson import Lesson, all_lessons, lesson, titles, topics
+from . import rulebook
+from .lesson import Lesson, all_lessons, lesson, topics
 from .play import Attempt, play
+from .texts import LANGS
 
 MAX_ACTIONS = 24
 LESSON_LEVEL = "greedy"  # a lesson's bot plays on the spot and punishes plain blunders, nothing more
 _SECRET = secrets.token_bytes(32)
-
-
 
 
 def _rng(lesson_id: str, nonce: str) -> random.Random:
@@ -57,11 +56,12 @@ def _view(s: State, me: int, x: Lesson) -> dict[str, Any]:
 
 
 def lesson_json(x: Lesson, lang: str = words.DEFAULT) -> dict[str, Any]:
+    """A lesson for the page, ``x`` built in language ``lang`` (its words, the view's words)."""
     s = x.start()
     me = s.actor
-    return x.summary() | {"title": titles(lang)[x.id]} | {
+    return x.summary() | {
         "source": x.source, "intro": x.intro, "steps": list(x.steps), "question": x.question,
-        "hints": list(x.hints), "goal": [goals.describe(c) for c in x.goal], "seat": SEATS[me],
+        "hints": list(x.hints), "goal": list(x.goal_words), "seat": SEATS[me],
         "terrain": s.terrain.id, "terrain_name": s.terrain.name_fr if lang == "fr" else s.terrain.name,
         "first_game": s.first_game, "view": words.localize(_view(s, me, x), lang),
     }
@@ -74,8 +74,9 @@ def attempt_json(x: Lesson, a: Attempt, lang: str = words.DEFAULT) -> dict[str, 
 
 
 def _find(request: Request) -> Lesson | None:
+    """The lesson the path names, in the page's language."""
     try:
-        return lesson(request.path_params["lesson"])
+        return lesson(request.path_params["lesson"], page_language(request))
     except KeyError:
         return None
 
@@ -99,14 +100,13 @@ async def page(request: Request) -> Response:
 
 
 async def list_lessons(request: Request) -> JSONResponse:
-    said = titles(page_language(request))
     out = []
-    for t in topics():
+    for t in topics(page_language(request)):
         rows = []
         for x in t.lessons:
             s = x.start()
-            rows.append(x.summary() | {"title": said[x.id], "terrain": s.terrain.id, "first_game": s.first_game})
-        out.append({"id": t.id, "title": said[t.id], "lessons": rows})
+            rows.append(x.summary() | {"terrain": s.terrain.id, "first_game": s.first_game})
+        out.append({"id": t.id, "title": t.title, "lessons": rows})
     return JSONResponse({"topics": out})
 
 
@@ -179,8 +179,9 @@ def play_again(ctx: AppContext, old: LocalSession) -> LocalSession:
 def routes(ctx: AppContext) -> list[Route]:
     """The Learn section's routes (``ctx`` is the app's AppContext). Loading every lesson here means a
     broken lesson file stops the server at start-up with its message, not in front of a learner."""
-    all_lessons()
-    rulebook.load()
+    for lang in LANGS:
+        all_lessons(lang)
+        rulebook.load_in(lang)
     ctx.games.rematchers["lesson"] = lambda old: play_again(ctx, old)
     return [
         Route("/learn", page),

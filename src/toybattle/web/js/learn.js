@@ -105,8 +105,9 @@ async function showLesson(id) {
   const svg = svgEl({ role: "group", "aria-label": tr("learn.boardOf", { name: lesson.terrain_name }) });
   window.scrollTo(0, 0);
   const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, choice: new Choice(),
-               hintsShown: 0, result: null };
+               hintsShown: 0, result: null, announced: "" };
   renderLesson(st);
+  app.querySelector("h1").focus();  // a new lesson (from "Next lesson" too) starts at its title
 }
 
 async function send(st, action) {
@@ -122,13 +123,15 @@ async function send(st, action) {
   st.choice.reset();
   st.result = res.status === "playing" ? null : res;
   if (res.status === "right") markDone(st.lesson.id);
-  renderLesson(st);
+  renderLesson(st, { sent: true });
 }
 
 function retry(st) {
   Object.assign(st, { actions: [], nonce: newNonce(), view: st.lesson.view, result: null });
   st.choice.reset();
   renderLesson(st);
+  const first = app.querySelector(".rack button:not([disabled])");
+  if (first && app.querySelector("#retry") === null) first.focus();  // a fresh try starts at the rack
 }
 
 // The server stores a bot game from where the move left the lesson and answers its join link
@@ -203,18 +206,64 @@ function feedbackBox(st) {
   const word = head.replace(/[!.]$/, "").toLowerCase();
   const saysHead = (r.feedback || "").toLowerCase().startsWith(word);
   const saysRule = r.refusal && (r.feedback || "").toLowerCase().includes(r.refusal.toLowerCase());
-  return el("div", { class: `feedback ${r.status}`, id: "feedback", role: "status" },
+  return el("div", { class: `feedback ${r.status}`, id: "feedback" },  // read out through #announce
     saysHead ? null : el("strong", {}, head), saysHead ? null : " ", r.feedback || null,
     r.status === "refused" && r.refusal && !saysRule ? el("div", { class: "meta" }, T.rule(r.refusal)) : null);
 }
 
-function renderLesson(st) {
+// ------------------------------------------------------------------ keyboard focus and announcements
+
+// Rebuilding the lesson detaches whatever had the focus: say what it was, to put it back (or on the
+// next sensible control) once the lesson is drawn again.
+function focusedPart() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !app.contains(a)) return null;
+  if (a.closest("svg")) return { board: true };
+  if (a.dataset.troop) return { troop: a.dataset.troop, k: a.dataset.k };
+  return { id: a.id || null, action: a.dataset.action || null };
+}
+
+// After a finished move: "Next lesson" (right) or "Retry" (wrong). After an accepted action of a move
+// still going on: the board where it offers targets, else the first choice button (use, skip…).
+// Otherwise (a refusal, Escape, a pick, a hint) the focus stays on the same part.
+function refocus(st, had, sent) {
+  if (!had) return;
+  const find = (sel) => app.querySelector(sel);
+  const board = () => st.svg.querySelector("g.node[tabindex='0']");
+  let to = null;
+  if (st.result && st.result.done) to = find("#next") || find("#retry");
+  else if (sent && !st.result) to = st.choice.targets(st.view).length ? board() : find(".controls button") || board();
+  else if (had.board) to = board();
+  else if (had.troop) to = find(`.rack button[data-troop="${had.troop}"][data-k="${had.k}"]`) || board();
+  else if (had.action) to = find(`.controls button[data-action="${CSS.escape(had.action)}"]`) || board();
+  else if (had.id) to = find(`#${had.id}`) || (had.id === "hint" ? find("#hints") : null);
+  if (to) to.focus();
+}
+
+// What a screen reader hears after each render (once): a new hint, the verdict and its feedback, or
+// the prompt of the move's next step.
+function announce(st, said) {
+  const box = app.querySelector("#feedback");
+  said = said || (box ? box.textContent : (app.querySelector("#prompt") || {}).textContent || "");
+  if (said && said !== st.announced) document.getElementById("announce").textContent = said;
+  st.announced = said;
+}
+
+/** Draw the lesson again; `sent`: an action was just answered; `said`: what to announce instead. */
+function renderLesson(st, { sent = false, said = "" } = {}) {
+  const had = focusedPart();
+  drawLesson(st);
+  refocus(st, had, sent);
+  announce(st, said);
+}
+
+function drawLesson(st) {
   const { lesson, view } = st;
   const done = st.result && st.result.done;
   const hints = lesson.hints.slice(0, st.hintsShown);
   app.replaceChildren(
     el("p", {}, el("a", { href: "#/" }, `← ${tr("learn.allLessons")}`)),
-    el("h1", {}, lesson.title),
+    el("h1", { tabindex: "-1" }, lesson.title),
     el("div", { class: "lesson" },
       el("div", { class: "lesson-board", id: "lesson-board" }, drawLessonBoard(st)),
       el("div", { class: "lesson-text" },
@@ -232,10 +281,10 @@ function renderLesson(st) {
           done && st.result.status === "right"
             ? el("a", { class: "btn primary", id: "next", href: lesson.next ? `#/lesson/${lesson.next}` : "#/" }, lesson.next ? T.next : T.allDone) : null,
           st.hintsShown < lesson.hints.length && !done
-            ? el("button", { class: "btn", id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st); } }, tr("play.hintBtn")) : null,
+            ? el("button", { class: "btn", id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st, { said: lesson.hints[st.hintsShown - 1] }); } }, tr("play.hintBtn")) : null,
           st.actions.length || st.result ? el("button", { class: "btn", id: "retry", onclick: () => retry(st) }, done && st.result.status === "right" ? tr("learn.again") : tr("app.retry")) : null,
           el("button", { class: "btn", id: "continue", onclick: () => continueAsGame(st).catch(showError) }, tr("learn.playOn"))),
-        hints.length ? el("ul", { class: "hints", id: "hints" }, hints.map(h => el("li", {}, h))) : null,
+        hints.length ? el("ul", { class: "hints", id: "hints", tabindex: "-1" }, hints.map(h => el("li", {}, h))) : null,
         el("p", { class: "meta" }, tr(lesson.first_game ? "learn.metaFirst" : "learn.metaStandard", { terrain: lesson.terrain_name, seat: seatName(lesson.seat),
           b: view.medals.blue, r: view.medals.red, o: view.objective[lesson.seat], rr: view.counts.red.rack, br: view.counts.blue.rack })),
         typeMove(st),

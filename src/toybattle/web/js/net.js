@@ -126,12 +126,13 @@ function openSocket(path) {
 }
 
 // The browser side of the websocket protocol (docs/protocol.md): one socket, bound to one seat,
-// re-bound after every reconnect. Callbacks: onView(view), onError(message, id), onRematch(msg),
+// re-bound after every reconnect: to a seat by its token, or (`watch`: a watch link's key) as a
+// spectator. Callbacks: onView(view), onError(message, id), onRematch(msg),
 // onStatus("online" | "offline").
 
 export class GameSocket {
-  constructor({ game, token, onView, onError, onRematch, onStatus, onOk, onHint }) {
-    Object.assign(this, { game, token, onView, onError, onRematch, onStatus, onOk, onHint });
+  constructor({ game, token, watch, onView, onError, onRematch, onStatus, onOk, onHint }) {
+    Object.assign(this, { game, token, watch, onView, onError, onRematch, onStatus, onOk, onHint });
     this.nextId = 1;
     this.closed = false;
     this.retry = 0;
@@ -143,7 +144,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      this.send({ type: "hello", game: this.game, token: this.token, lang });
+      this.hello();
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -175,7 +176,12 @@ export class GameSocket {
   /** Bind this socket to another seat of the same game (hot-seat hand-over). */
   rebind(token) {
     this.token = token;
-    return this.send({ type: "hello", game: this.game, token, lang });
+    return this.hello();
+  }
+
+  hello() {
+    const who = this.watch ? { watch: this.watch } : { token: this.token };
+    return this.send({ type: "hello", game: this.game, ...who, lang });
   }
 
   act(action, ply) { return this.send({ type: "act", action, ply }); }

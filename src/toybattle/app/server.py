@@ -306,6 +306,7 @@ class Connection:
         self.session: Session | None = None
         self.seat = -1
         self.send_lock = asyncio.Lock()
+        self.chat_seen = 0  # the last chat line this socket was sent
 
     async def send(self, msg: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -315,14 +316,24 @@ class Connection:
     async def push_view(self, session: Session) -> None:
         if session is self.session:
             view = session.view(self.seat)
-            view["game"] = {**view.get("game", {}), "offers": session.offers()}
+            view["game"] = {**view.get("game", {}), "offers": session.offers(), "chat": session.chatty}
             if session.kind == "hotseat" and behind_cover(view):
                 view = covered(view)
             await self.send({"type": "view", "view": view})
 
+    async def push_chat(self, session: Session) -> None:
+        """The chat lines this socket has not been sent yet (all of them after a hello)."""
+        if session is self.session:
+            lines = [x for x in session.chat_log.lines if x["n"] > self.chat_seen]
+            if lines:
+                self.chat_seen = lines[-1]["n"]
+                await self.send({"type": "chat", "lines": lines})
+
     def unbind(self) -> None:
         if self.session:
             self.session.unsubscribe(self.push_view)
+            self.session.unlisten_chat(self.push_chat)
+        self.chat_seen = 0
         self.session, self.seat = None, -1
 
     async def handle(self, raw: str) -> None:
@@ -348,11 +359,15 @@ class Connection:
             if kind == "hello":
                 await self.hello(msg, msg_id)
                 return
-            if kind not in ("act", "undo", "concede", "rematch", "hint"):
-                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, hint, ping)")
+            if kind not in ("act", "undo", "concede", "rematch", "hint", "chat"):
+                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, hint, chat, ping)")
             if self.session is None:
                 raise Refused("say hello with your game and token first")
             session, seat = self.session, self.seat
+            if kind == "chat":  # outside the game: no ply, never recorded
+                await session.chat(seat, msg.get("text"))
+                await self.send({"type": "ok", "id": msg_id})
+                return
             if "ply" in msg and msg["ply"] != session.view(seat)["ply"]:
                 raise Refused("the game has moved on since that tap; look again")
             if kind == "act":
@@ -387,6 +402,9 @@ class Connection:
         session.subscribe(self.push_view)
         await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
         await self.push_view(session)
+        if session.chatty:
+            session.listen_chat(self.push_chat)
+            await self.push_chat(session)
 
     async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
         settings = session.settings()

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from toybattle.bots import Bot
+from toybattle.chat import ChatLog, ChatRefused
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
@@ -61,6 +62,44 @@ class Session(ABC):
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
+        self._chat_listeners: list[Listener] = []
+        self.chat_log = ChatLog()
+
+    @property
+    def chatty(self) -> bool:
+        """Whether the two players may chat (two devices and online games; not a bot or one shared device)."""
+        return False
+
+    async def chat(self, seat: int, text: object) -> None:
+        """Add ``seat``'s chat line (bounded, rate-limited, outside the game record) and tell every seat."""
+        if not self.chatty:
+            raise Refused("no chat in this game (only games between two devices have one)")
+        try:
+            entry = self.chat_log.add(SEATS[seat], text, seat)
+        except ChatRefused as e:
+            raise Refused(str(e)) from None
+        await self.send_chat(entry)
+        await self.heard()
+
+    async def send_chat(self, entry: dict[str, Any]) -> None:
+        """Carry a chat line further (an online game sends it to the other peer); nothing to do here."""
+        return None
+
+    def listen_chat(self, fn: Listener) -> None:
+        if fn not in self._chat_listeners:
+            self._chat_listeners.append(fn)
+
+    def unlisten_chat(self, fn: Listener) -> None:
+        if fn in self._chat_listeners:
+            self._chat_listeners.remove(fn)
+
+    async def heard(self) -> None:
+        """Tell every connected seat that a chat line came."""
+        for fn in list(self._chat_listeners):
+            try:
+                await fn(self)
+            except Exception:  # one broken connection must not stop the others
+                log.exception("chat listener failed")
 
     @abstractmethod
     def seat_of(self, token: str) -> int | None:
@@ -218,6 +257,10 @@ class LocalSession(Session):
             self._concede(SEATS.index(conceded))
 
     # ------------------------------------------------------------ the interface
+
+    @property
+    def chatty(self) -> bool:
+        return self.kind == "lan"
 
     def seat_of(self, token: str) -> int | None:
         for seat, t in self.tokens.items():

@@ -12,6 +12,7 @@ import { openSheet, closeSheet } from "./sheet.js";
 import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteSheet } from "./overlays.js";
 import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
+import { Chat } from "./chat.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 
 const app = () => $("#app");
@@ -64,6 +65,7 @@ export class PlayScreen {
     this.lastFx = 0;
     this.covered = false;
     this.seat = Object.keys(entry.tokens)[0];
+    this.chat = new Chat(this);
     this.build();
     this.sock = new GameSocket({
       game: id, token: entry.tokens[this.seat],
@@ -72,6 +74,7 @@ export class PlayScreen {
       onRematch: (m) => this.onRematch(m),
       onHint: (m) => this.onHint(m),
       onStatus: (s) => this.setOnline(s !== "offline"),
+      onChat: (lines) => this.chat.heard(lines),
     });
   }
 
@@ -88,6 +91,7 @@ export class PlayScreen {
         h("div", { class: "net-status", id: "net-status", role: "status" }),
         h("button", { class: "btn ghost wide-only", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
         h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, "Log"),
+        this.chat.button,
         h("button", { class: "btn ghost", id: "menu-btn", "aria-label": "More", onclick: () => this.showMenu() }, "⋯")),
       h("div", { class: "strip opp", id: "opp" }),
       h("div", { class: "table" },
@@ -131,6 +135,7 @@ export class PlayScreen {
     if (this.closed || seq !== this.viewSeq) return;  // a newer view arrived while this one waited
     this.view = v;
     this.seat = v.seat;
+    this.chat.offer(!!(v.game && v.game.chat));
     const waiting = $("#waiting", this.root);
     if (waiting) waiting.remove();
     if (fresh) { this.choice.reset(); this.hintNode = null; if (isHint(this.card)) this.card = null; }

@@ -1,0 +1,44 @@
+"""Chat between the two pages of a two-device game, no chat against the bot; the sound switch."""
+from __future__ import annotations
+
+import pytest
+from test_app_browser import start_game
+
+pytestmark = pytest.mark.slow
+
+HTML = "<img src=x id=evil><b>bold</b>"
+
+
+def _join_lan(host, guest, base: str) -> None:
+    start_game(host, base, kind="lan", terrain="castle", level=None, first="blue")
+    host.wait_for_selector("#invite-url")
+    link = host.get_attribute("#invite-url", "href")
+    host.click("#sheet .close")
+    guest.goto(link)
+    guest.wait_for_function("document.querySelector('#play') && document.querySelector('#play').dataset.seat === 'red'")
+
+
+def test_two_devices_chat_and_html_shows_as_text(desktop, phone, live_server, shot):
+    _join_lan(desktop, phone, live_server.url)
+    desktop.wait_for_selector("#chat-btn:not(.hidden)")
+    desktop.click("#chat-btn")
+    desktop.fill("#chat-input", HTML)
+    desktop.click("#chat-send")
+    desktop.wait_for_selector("#chat-lines .chat-line.mine")
+    # the guest sees it: first as an unread count, then as text
+    phone.wait_for_selector("#chat-btn.unread")
+    phone.click("#chat-btn")
+    line = phone.locator("#chat-lines .chat-line.blue .chat-text")
+    assert line.inner_text() == HTML
+    assert phone.locator("#chat-lines img, #evil").count() == 0 and desktop.locator("#evil").count() == 0
+    phone.click(".chat-quick button >> nth=1")  # a quick phrase, back to the host (whose sheet is open)
+    desktop.wait_for_selector("#chat-lines .chat-line.red")
+    assert desktop.locator("#chat-lines .chat-line.red .chat-text").inner_text() == "Well played!"
+    shot(phone, "chat-guest")
+    assert desktop.js_errors == [] and phone.js_errors == []
+
+
+def test_a_bot_game_has_no_chat(phone, live_server):
+    start_game(phone, live_server.url, terrain="castle", level="random")
+    phone.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply")
+    assert phone.locator("#chat-btn.hidden").count() == 1

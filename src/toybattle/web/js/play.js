@@ -13,6 +13,7 @@ import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteShee
 import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
 import { Chat } from "./chat.js";
+import { Limits } from "./limits.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 
 const app = () => $("#app");
@@ -66,6 +67,7 @@ export class PlayScreen {
     this.covered = false;
     this.seat = Object.keys(entry.tokens)[0];
     this.chat = new Chat(this);
+    this.limits = new Limits(this);
     this.build();
     this.sock = new GameSocket({
       game: id, token: entry.tokens[this.seat],
@@ -78,7 +80,7 @@ export class PlayScreen {
     });
   }
 
-  close() { this.closed = true; this.sock.close(); closeSheet(); }
+  close() { this.closed = true; this.limits.stop(); this.sock.close(); closeSheet(); }
 
   build() {
     document.body.className = "page-play";
@@ -105,6 +107,7 @@ export class PlayScreen {
         h("div", { class: "dock" },
           h("div", { class: "info", id: "info" },
             h("div", { class: "prompt", id: "prompt" }, T.connecting),
+            this.limits.line,
             h("div", { class: "aux", id: "aux" }),
             h("div", { class: "card-pop hidden", id: "card-pop" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
@@ -124,7 +127,7 @@ export class PlayScreen {
   async onView(v) {
     if (this.closed) return;
     const seq = this.viewSeq = (this.viewSeq || 0) + 1;
-    if (v.waiting) { this.showWaiting(v); return; }
+    if (v.waiting || !v.stacks) { this.showWaiting(v); return; }  // no board yet (or a room that ended before the deal)
     v.log = v.log || [];
     v.players = v.players || {};
     if (v.game && v.game.error) this.toast(v.game.error);
@@ -181,7 +184,7 @@ export class PlayScreen {
 
   showWaiting(v) {
     const code = (v.game && v.game.code) || this.entry.code || "";
-    const error = v.game && v.game.error;
+    const error = (v.game && v.game.error) || (v.over && v.result);
     const status = error ? h("p", { class: "error", id: "room-status" }, error) : null;
     // a closed room waits for nobody: say why, and offer the way on
     const next = !error ? null : this.entry.room
@@ -192,7 +195,8 @@ export class PlayScreen {
     const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, "Room code"),
       h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
       error ? null : h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
-      status, next);
+      status, next, ...this.limits.buttons(v));
+    this.limits.update(v);  // a peer that went silent before the deal: its countdown, then the choices
     const wrap = $(".board-wrap", this.root);
     const old = $("#waiting", this.root);
     if (old) old.remove();
@@ -232,6 +236,7 @@ export class PlayScreen {
     $("#prompt").classList.toggle("mine", !!v.legal);
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
     this.renderButtons();
+    this.limits.update(v);
     this.renderRack();
     this.renderSide();
     this.renderCard();
@@ -314,6 +319,7 @@ export class PlayScreen {
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, "Result"));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
     if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));
+    out.push(...this.limits.buttons(v));  // the other player is past its time limit
     fill($("#buttons"), ...out);
   }
 

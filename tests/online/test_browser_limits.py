@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
+
 from .test_browser import serve  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.slow
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from test_app_browser import ME_TURN, play_one  # noqa: E402 (the browser tests' helpers)
+
 PEER = str(Path(__file__).parent / "peer.py")
 
 
-@pytest.mark.parametrize("stall", [0, 12])
+@pytest.mark.parametrize("stall", [0, 8])
 def test_the_page_counts_down_then_offers_claim_wait_and_close(serve, mailbox, browser, tmp_path, stall):  # noqa: F811
     base = serve("alice", mailbox)
     room = httpx.post(f"{base}/api/online/host", json={"relay": mailbox, "move_limit": 4, "reply_limit": 4},
@@ -39,12 +44,20 @@ def test_the_page_counts_down_then_offers_claim_wait_and_close(serve, mailbox, b
         # while the other player is due: a countdown in seconds
         page.wait_for_function("() => { const c = document.querySelector('#countdown');"
                                " return c && !c.classList.contains('hidden') && / s( left)?/.test(c.textContent); }")
+        rng = random.Random(3)
+        for _ in range(40):  # play this side's moves until the other side is due and goes silent
+            state = page.wait_for_function(
+                f"() => document.querySelector('#btn-claim') ? 'silent' : ({ME_TURN}) && 'mine'")
+            if state.json_value() == "silent":
+                break
+            play_one(page, rng)
         page.wait_for_selector("#btn-claim")  # past its limit: the three ways on
         assert page.locator("#btn-wait").count() == 1 and page.locator("#btn-close").count() == 1
         assert page.locator("#countdown.hidden").count() == 1
         page.click("#btn-wait")
         page.wait_for_selector("#btn-claim", state="detached")
         page.wait_for_selector("#btn-claim")  # the new wait ran out too
+        page.screenshot(path="/tmp/limsilent.png")
         page.click("#btn-claim")
         # claimed before the deal, the room says so; after it, the end screen does
         shown = "#room-status" if stall == 0 else "#endscreen #end-reason"

@@ -9,9 +9,11 @@ const T = {
   move: (who, left) => `${who} has ${left} to move.`,
   reply: (who, left) => `Waiting for ${who}'s program: ${left} left.`,
   late: (who) => `${who} is past the time limit.`,
-  claim: "Claim the game",
-  wait: "Keep waiting",
-  close: "Close the room",
+  // short, so the three fit one row on a phone (the prompt says them in full; the title too)
+  claim: "Claim",
+  wait: "Wait",
+  close: "Close",
+  full: { claim: "Claim the game (won by abandonment)", wait: "Keep waiting", close: "Close the room (the game stays saved)" },
   unreachable: "Cannot reach the Toy Battle server: is it still running?",
 };
 
@@ -55,7 +57,7 @@ export class Limits {
     if (!g.silent || v.over) return [];
     const offers = g.offers || {};
     return ["claim", "wait", "close"].filter((c) => offers[c]).map((c) =>
-      h("button", { class: `btn${c === "claim" ? " primary" : ""}`, id: `btn-${c}`, onclick: () => this.choose(c) }, T[c]));
+      h("button", { class: `btn${c === "claim" ? " primary" : ""}`, id: `btn-${c}`, title: T.full[c], "aria-label": T.full[c], onclick: () => this.choose(c) }, T[c]));
   }
 
   async choose(choice) {

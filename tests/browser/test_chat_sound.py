@@ -1,8 +1,10 @@
 """Chat between the two pages of a two-device game, no chat against the bot; the sound switch."""
 from __future__ import annotations
 
+import random
+
 import pytest
-from test_app_browser import start_game
+from test_app_browser import ME_TURN, play_one, start_game
 
 pytestmark = pytest.mark.slow
 
@@ -42,3 +44,45 @@ def test_a_bot_game_has_no_chat(phone, live_server):
     start_game(phone, live_server.url, terrain="castle", level="random")
     phone.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply")
     assert phone.locator("#chat-btn.hidden").count() == 1
+
+
+# counts the page's AudioContexts and notes, wrapping the browser's own
+COUNT_AUDIO = """window.__tbSound = { contexts: 0, notes: 0 };
+  const Native = window.AudioContext;
+  window.AudioContext = class extends Native {
+    constructor(...a) { super(...a); window.__tbSound.contexts++; }
+    createOscillator() { window.__tbSound.notes++; return super.createOscillator(); } };"""
+
+
+def _my_move(page, rng) -> None:
+    page.wait_for_function(ME_TURN)
+    play_one(page, rng)
+    page.wait_for_function(ME_TURN)
+
+
+def test_sounds_play_until_muted_and_the_mute_is_remembered(phone, live_server):
+    phone.add_init_script(COUNT_AUDIO)
+    start_game(phone, live_server.url, terrain="castle", level="random")
+    rng = random.Random(2)
+    _my_move(phone, rng)
+    phone.wait_for_function("window.__tbSound.notes > 0")  # a placement sounded, made in the page
+    phone.click("#menu-btn")
+    assert phone.get_attribute("#btn-sound", "aria-pressed") == "true"
+    phone.click("#btn-sound")
+    assert phone.get_attribute("#btn-sound", "aria-pressed") == "false"
+    phone.reload()  # the counters start again from zero, the switch is remembered
+    phone.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply")
+    for _ in range(2):
+        _my_move(phone, rng)
+    assert phone.evaluate("window.__tbSound") == {"contexts": 0, "notes": 0}  # no audio code ran at all
+    assert phone.evaluate("localStorage.getItem('tb.sound')") == "off"
+    phone.click("#menu-btn")
+    assert phone.inner_text("#btn-sound") == "Sound: off"
+    assert phone.js_errors == []
+
+
+def test_reduced_motion_stops_the_board_animations(phone, live_server):
+    phone.emulate_media(reduced_motion="reduce")
+    start_game(phone, live_server.url, terrain="castle", level="random")
+    _my_move(phone, random.Random(4))
+    assert phone.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0

@@ -195,7 +195,9 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     el("circle", { r: R + 8, class: "hit", "data-node": n.id }, g);
   }
 
-  if (opts.animate !== false && sameGame) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
+  // a player who asks the system for less motion sees the board change without animation
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (opts.animate !== false && sameGame && !still) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
   svg.__tbPrev = { terrain: terrain.id, flip, stacks: JSON.parse(JSON.stringify(stacks)) };
   if (opts.keys) keyboard(svg, terrain, at, groups, targets, hadFocus, opts);
 

@@ -4,7 +4,8 @@ import { $, h, badge, cap, other } from "./dom.js";
 import { getMeta } from "./data.js";
 import { troopCard } from "./cards.js";
 import { openSheet, confirmBox } from "./sheet.js";
-import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
+import { fetch } from "./net.js";
+import { muted, setMuted, SOUND_T } from "./sound.js"; // the API through the transport seam (server or in-browser worker)
 
 /** Hide the screen until `seat`'s player says they hold the device (a hot-seat hand-over). */
 export function coverFor(screen, seat) {
@@ -51,6 +52,7 @@ export function menuSheet(screen) {
   } }, "Concede"));
   if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, "Invite link & QR code"));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, "Game log"));
+  items.push(soundSwitch());
   // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
   items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, "Troops"));
   openSheet("Menu", h("div", { class: "menu" }, items));
@@ -79,4 +81,15 @@ export async function inviteSheet(screen) {
     h("div", { class: "qr", html: d.qr_svg }),
     h("p", {}, h("a", { href: d.url, id: "invite-url", class: "mono" }, d.url)),
     d.note ? h("p", { class: "warn" }, d.note) : null));
+}
+
+/** The sound switch: on or off, remembered in this browser. */
+export function soundSwitch() {
+  const b = h("button", { class: "btn", id: "btn-sound", "aria-pressed": String(!muted()), title: SOUND_T.toggle,
+    onclick: () => {
+      setMuted(!muted());
+      b.setAttribute("aria-pressed", String(!muted()));
+      b.textContent = muted() ? SOUND_T.off : SOUND_T.on;
+    } }, muted() ? SOUND_T.off : SOUND_T.on);
+  return b;
 }

@@ -14,6 +14,7 @@ import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
 import { Chat } from "./chat.js";
 import { Limits } from "./limits.js";
+import { play as playSound, soundsOf } from "./sound.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 
 const app = () => $("#app");
@@ -134,6 +135,7 @@ export class PlayScreen {
     const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat || this.view.over !== v.over ||
       !v.legal;
     const prevSeat = this.view && this.view.seat;
+    const prevStacks = (this.view && this.view.stacks) || {};
     this.terrain = await getTerrain(v.terrain);
     if (this.closed || seq !== this.viewSeq) return;  // a newer view arrived while this one waited
     this.view = v;
@@ -152,6 +154,7 @@ export class PlayScreen {
     const fx = prevSeat === v.seat ? newEntries.map((e) => e.fx) : [];
     this.lastFx = v.log.length ? v.log[v.log.length - 1].n : 0;
     this.render(fx);
+    if (prevSeat === v.seat) soundsOf(newEntries, prevStacks, v.seat).forEach((name, k) => setTimeout(() => playSound(name), 160 * k));
     if (v.over) this.showEnd(); else $("#endscreen") && $("#endscreen").remove();
   }
 

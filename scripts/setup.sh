@@ -67,5 +67,8 @@ else
   echo "setup: installing toybattle into .venv" >&2
   .venv/bin/python -m pip install -q -e .
 fi
+if [ "$mode" = test ]; then  # the accessibility checker the browser tests inject (pinned, verified)
+  .venv/bin/python -m toybattle.site.axe || echo "setup: axe-core was not fetched; the accessibility tests fetch it when first run" >&2
+fi
 .venv/bin/python -m toybattle.site.assets || echo "setup: the static site's assets (Pyodide, wheels) were not fetched; \`toybattle site\` fetches them when first run" >&2
 echo "$want $mode" > "$STAMP"

@@ -1,0 +1,73 @@
+"""axe-core (pinned and checksum-verified, toybattle.site.axe) on every page at 360x640: no serious
+or critical accessibility violation on home, play, replay, the troops handbook, learn and the rules."""
+from __future__ import annotations
+
+import pytest
+from conftest import SMALL_PHONE, _page
+from test_app_browser import ME_TURN, start_game
+
+from toybattle.site import axe
+
+pytestmark = pytest.mark.slow
+
+RUN = """async () => { const r = await axe.run(document, { resultTypes: ['violations'] });
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                 nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ')) })); }"""
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    return axe.script()
+
+
+def _violations(page, axe_script: str) -> list[dict]:
+    page.add_script_tag(content=axe_script)
+    return page.evaluate(RUN)
+
+
+def _finished_game(page, base: str) -> str:
+    """A bot game conceded at once (a finished game has a replay); its id."""
+    start_game(page, base, terrain="castle", level="random")
+    page.wait_for_function(ME_TURN)
+    game = page.evaluate("location.hash.split('/').pop()")
+    page.click("#menu-btn")
+    page.click("#btn-concede")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#endscreen")
+    return game
+
+
+def test_every_page_has_no_serious_accessibility_violation(browser, live_server, axe_script):
+    ctx, page = _page(browser, SMALL_PHONE)
+    found: dict[str, list[dict]] = {}
+    try:
+        base = live_server.url
+        page.goto(base + "/")
+        page.wait_for_selector("#newgame")
+        found["home"] = _violations(page, axe_script)
+        game = _finished_game(page, base)
+        page.click("#btn-look")
+        found["play (end)"] = _violations(page, axe_script)
+        start_game(page, base, terrain="castle", level="random")
+        page.wait_for_function(ME_TURN)
+        page.click("#rack .rack-tile >> nth=0")  # a troop picked: its card and the targets
+        found["play"] = _violations(page, axe_script)
+        page.goto(f"{base}/#/replay/{game}")
+        page.wait_for_selector("#board")
+        found["replay"] = _violations(page, axe_script)
+        page.goto(f"{base}/#/troops")
+        page.wait_for_selector(".card")
+        found["troops"] = _violations(page, axe_script)
+        page.goto(f"{base}/learn")
+        page.wait_for_selector("#nav-rules")
+        page.wait_for_load_state("networkidle")
+        found["learn"] = _violations(page, axe_script)
+        page.goto(f"{base}/learn#/rules")
+        page.wait_for_selector(".rules-topic")
+        found["rules"] = _violations(page, axe_script)
+    finally:
+        ctx.close()
+    bad = {name: v for name, v in found.items() if v}
+    assert not bad, "\n".join(f"{name}: {x['impact']} {x['id']} ({x['help']}) at {x['nodes']}"
+                              for name, vs in bad.items() for x in vs)

@@ -15,13 +15,13 @@ export async function showHome() {
   const pick = (name, options, value) => h("div", { class: "seg", role: "radiogroup", "data-name": name },
     options.map(([v, label]) => h("label", { class: "seg-opt" },
       h("input", { type: "radio", name, value: v, checked: v === value }), h("span", {}, label))));
-  const levelSel = h("select", { name: "level", id: "level" },
+  const levelSel = h("select", { name: "level", id: "level", "aria-label": "Bot level" },
     meta.levels.map((lv) => h("option", { value: lv.name, selected: lv.name === meta.default_level }, `${lv.label}`)));
   const levelHelp = h("p", { class: "muted small", id: "level-help" });
   const setHelp = () => { const lv = meta.levels.find((l) => l.name === levelSel.value); levelHelp.textContent = lv ? lv.description : ""; };
   levelSel.addEventListener("change", setHelp);
   setHelp();
-  const terrainSel = h("select", { name: "terrain", id: "terrain" },
+  const terrainSel = h("select", { name: "terrain", id: "terrain", "aria-label": "Terrain" },
     meta.terrains.map((t) => h("option", { value: t.id, selected: t.id === "castle" }, `${t.name} — objective ${t.objective.blue}`)),
     h("option", { value: "random" }, "Random terrain"));
   const form = h("form", { class: "panel newgame", id: "newgame" },

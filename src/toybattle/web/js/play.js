@@ -107,7 +107,7 @@ export class PlayScreen {
       h("div", { class: "console" },
         h("div", { class: "dock" },
           h("div", { class: "info", id: "info" },
-            h("div", { class: "prompt", id: "prompt" }, T.connecting),
+            h("div", { class: "prompt", id: "prompt", tabindex: "0" }, T.connecting),  // it may scroll: reachable by keyboard
             this.limits.line,
             h("div", { class: "aux", id: "aux" }),
             h("div", { class: "card-pop hidden", id: "card-pop" }),

@@ -3,7 +3,6 @@ or critical accessibility violation on home, play, replay, the troops handbook, 
 from __future__ import annotations
 
 import pytest
-from conftest import SMALL_PHONE, _page
 from test_app_browser import ME_TURN, start_game
 
 from toybattle.site import axe
@@ -38,36 +37,33 @@ def _finished_game(page, base: str) -> str:
     return game
 
 
-def test_every_page_has_no_serious_accessibility_violation(browser, live_server, axe_script):
-    ctx, page = _page(browser, SMALL_PHONE)
+def test_every_page_has_no_serious_accessibility_violation(small_phone, live_server, axe_script):
+    page = small_phone
     found: dict[str, list[dict]] = {}
-    try:
-        base = live_server.url
-        page.goto(base + "/")
-        page.wait_for_selector("#newgame")
-        found["home"] = _violations(page, axe_script)
-        game = _finished_game(page, base)
-        page.click("#btn-look")
-        found["play (end)"] = _violations(page, axe_script)
-        start_game(page, base, terrain="castle", level="random")
-        page.wait_for_function(ME_TURN)
-        page.click("#rack .rack-tile >> nth=0")  # a troop picked: its card and the targets
-        found["play"] = _violations(page, axe_script)
-        page.goto(f"{base}/#/replay/{game}")
-        page.wait_for_selector("#board")
-        found["replay"] = _violations(page, axe_script)
-        page.goto(f"{base}/#/troops")
-        page.wait_for_selector(".card")
-        found["troops"] = _violations(page, axe_script)
-        page.goto(f"{base}/learn")
-        page.wait_for_selector("#nav-rules")
-        page.wait_for_load_state("networkidle")
-        found["learn"] = _violations(page, axe_script)
-        page.goto(f"{base}/learn#/rules")
-        page.wait_for_selector(".rules-topic")
-        found["rules"] = _violations(page, axe_script)
-    finally:
-        ctx.close()
+    base = live_server.url
+    page.goto(base + "/")
+    page.wait_for_selector("#newgame")
+    found["home"] = _violations(page, axe_script)
+    game = _finished_game(page, base)
+    page.click("#btn-look")
+    found["play (end)"] = _violations(page, axe_script)
+    start_game(page, base, terrain="castle", level="random")
+    page.wait_for_function(ME_TURN)
+    page.click("#rack .rack-tile >> nth=0")  # a troop picked: its card and the targets
+    found["play"] = _violations(page, axe_script)
+    page.goto(f"{base}/#/replay/{game}")
+    page.wait_for_selector("#board")
+    found["replay"] = _violations(page, axe_script)
+    page.goto(f"{base}/#/troops")
+    page.wait_for_selector(".card")
+    found["troops"] = _violations(page, axe_script)
+    page.goto(f"{base}/learn")
+    page.wait_for_selector("#nav-rules")
+    page.wait_for_load_state("networkidle")
+    found["learn"] = _violations(page, axe_script)
+    page.goto(f"{base}/learn#/rules")
+    page.wait_for_selector(".rules-topic")
+    found["rules"] = _violations(page, axe_script)
     bad = {name: v for name, v in found.items() if v}
     assert not bad, "\n".join(f"{name}: {x['impact']} {x['id']} ({x['help']}) at {x['nodes']}"
                               for name, vs in bad.items() for x in vs)

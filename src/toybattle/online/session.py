@@ -282,14 +282,12 @@ class Game:
         """Wait for this player's choice while reading the other's chat lines; any other message is
         held for ``_next`` (the other peer has nothing else to say while this side thinks)."""
         choice = asyncio.ensure_future(choosing)
+        reading: asyncio.Future[dict[str, Any]] | None = None
         try:
             while self._held is None:
                 reading = asyncio.ensure_future(link.recv(None))
                 await asyncio.wait({choice, reading}, return_when=asyncio.FIRST_COMPLETED)
                 if not reading.done():
-                    reading.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, LinkError):
-                        await reading
                     break
                 try:
                     obj = wire.check(reading.result())
@@ -303,6 +301,10 @@ class Game:
             return await choice
         finally:
             choice.cancel()
+            if reading is not None and not reading.done():  # no stray reader may take the next message
+                reading.cancel()
+                with contextlib.suppress(asyncio.CancelledError, LinkError):
+                    await reading
 
     async def _choose_on_silence(self, due: str, limit: float) -> str:
         choice = await self.on_silence(due, limit) if self.on_silence else self.opts.when_silent

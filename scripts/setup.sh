@@ -41,8 +41,8 @@ if [ "$mode" = test ] && [ ! -x "$CHROMIUM" ]; then
   apt_install chromium
 fi
 
-# What was installed follows from pyproject.toml and from this script: a change to either sets up again.
-want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -d' ' -f1)"
+# What was installed follows from pyproject.toml, the pinned versions and this script: a change to any sets up again.
+want="$(cat pyproject.toml scripts/setup.sh scripts/constraints.txt | sha256sum | cut -d' ' -f1)"
 have="$(cat "$STAMP" 2>/dev/null || true)"
 if [ -x .venv/bin/python ] && .venv/bin/python -c "" 2>/dev/null; then
   # A --test install holds everything a plain one does.
@@ -62,13 +62,16 @@ fi
 rm -f "$STAMP"  # a failed install must not leave a stamp that claims success
 if [ "$mode" = test ]; then
   echo "setup: installing toybattle with its test and lint tools into .venv" >&2
-  .venv/bin/python -m pip install -q -e ".[test]"
+  .venv/bin/python -m pip install -q -c scripts/constraints.txt -e ".[test]"
 else
   echo "setup: installing toybattle into .venv" >&2
-  .venv/bin/python -m pip install -q -e .
+  .venv/bin/python -m pip install -q -c scripts/constraints.txt -e .
 fi
 if [ "$mode" = test ]; then  # the accessibility checker the browser tests inject (pinned, verified)
   .venv/bin/python -m toybattle.site.axe || echo "setup: axe-core was not fetched; the accessibility tests fetch it when first run" >&2
 fi
 .venv/bin/python -m toybattle.site.assets || echo "setup: the static site's assets (Pyodide, wheels) were not fetched; \`toybattle site\` fetches them when first run" >&2
+if [ "$mode" = test ]; then  # the optional compiled engine, in .venv-compiled, for its fingerprint test
+  scripts/build-compiled.sh --if-compiler
+fi
 echo "$want $mode" > "$STAMP"

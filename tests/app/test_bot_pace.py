@@ -39,12 +39,12 @@ def _delivery_time(store: Store, think: float, bot_delay: float) -> tuple[float,
         s._wait = clock.wait  # type: ignore[method-assign]
         given: list[float | None] = []
 
-        def choose(obs, budget_s=None):  # thinks ``think`` seconds of the fake clock, then plays
+        async def fake_think(level, obs, budget_s=None):  # thinks ``think`` seconds of the fake clock, then plays
             given.append(budget_s)
             clock.now += min(think, budget_s if budget_s is not None else think)
             return obs.legal_actions()[0]
 
-        s.bot.choose = choose  # type: ignore[union-attr, method-assign]
+        s._think = fake_think  # type: ignore[method-assign]
         delivered: list[float] = []
 
         async def seen(_session) -> None:

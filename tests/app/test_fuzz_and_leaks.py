@@ -2,7 +2,8 @@
 
 Fuzz: over a thousand malformed, illegal and impersonating messages; each gets an error reply, the
 server stays up and the stored game is unchanged. Leaks: across whole games, nothing a seat is sent
-carries the opponent's hidden tiles or tile order.
+carries the opponent's hidden tiles or tile order, and nothing a spectator is sent carries any
+seat's hidden tiles.
 """
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import json
 import random
 from collections import Counter
 
-from app_harness import SeatSocket, new_game, play_hotseat
+from app_harness import WS, SeatSocket, new_game, play_hotseat
 
-from toybattle.app.server import covered
-from toybattle.app.view import log_lines, seat_view
+from toybattle.app.spectate import spectator_view
+from toybattle.app.view import covered, log_lines, seat_view
 from toybattle.rules import SEATS, State, observation, parse_action, parse_record, setup_record
 from toybattle.rules.troops import code, full_army
+from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow
 
 
@@ -228,3 +230,92 @@ def test_views_do_not_change_when_only_the_opponents_hidden_tiles_differ(client,
         assert blues[0].view | {"game": None} == blues[1].view | {"game": None}
         compared += 1
     assert compared >= 30  # a check that stops early would prove little: these seeds compare 58 moves
+
+
+# ---------------------------------------------------------------- spectators
+
+
+class Spectator(SeatSocket):
+    """A socket that opened a game's watch link."""
+
+    def __init__(self, client, game: str, key: str):  # binds by a watch key, not a token
+        self.cm = client.websocket_connect(WS)
+        self.ws = self.cm.__enter__()
+        self.received, self.view = [], None
+        from app_harness import OPEN
+        OPEN.append(self)
+        self.send({"type": "hello", "game": game, "watch": key})
+        assert self.recv()["type"] == "welcome"
+        assert self.recv()["type"] == "view"
+
+
+def _watch_key(client, game: dict) -> str:
+    url = client.get(f"/api/games/{game['game']}/watch?token={next(iter(game['tokens'].values()))}").json()["url"]
+    assert url.startswith(f"/watch/{game['game']}/")
+    return url.rsplit("/", 1)[1]
+
+
+def _check_spectator_views(record_text: str, views: list[dict]) -> None:
+    """Every spectator view equals the one built from the spectator's observation; it shows no
+    tile that is not on the table, in the discard or seen by both players arriving on a rack."""
+    rec = parse_record(record_text)
+    s = rec.start.copy()
+    states, logs, log = {s.ply: s.copy()}, {s.ply: []}, []
+    for text in rec.actions:
+        a = parse_action(text, s.b)
+        before = observation(s, SPECTATOR)
+        s.apply(a)
+        log = log + log_lines(before, a, observation(s, SPECTATOR), SPECTATOR)
+        states[s.ply], logs[s.ply] = s.copy(), log
+    for v in views:
+        full = states[v["ply"]]
+        assert v == spectator_view(observation(full, SPECTATOR), log=logs[v["ply"]][-300:], players=v["players"],
+                                   game=v["game"]), f"spectator view at ply {v['ply']}"
+        assert v["rack"] == v["laid"] == v["seen"] == [] and v["legal"] is None and v["seat"] is None
+        shown: Counter = Counter()
+        for st in v["stacks"].values():
+            shown.update(tuple(t) for t in st)
+        shown.update(tuple(t) for t in v["discard"])
+        for tiles in v["public"].values():
+            shown.update(tuple(t) for t in tiles)
+        table: Counter = Counter(tuple([SEATS[t >> 4], code(t & 15)])
+                                 for t in [x for st in full.stacks for x in st] + full.discard + full.public[0]
+                                 + full.public[1])
+        assert not shown - table, f"ply {v['ply']}: a spectator is shown {shown - table}"
+        text = json.dumps(v)
+        for seat in (0, 1):  # the counts, never the faces, of every hidden zone
+            assert v["counts"][SEATS[seat]]["rack"] == len(full.rack[seat])
+        for word in ("order", "aside\": [", "reserve\": ["):
+            assert word not in text
+
+
+def test_a_spectator_sees_no_hidden_tile_across_whole_hotseat_games(client, store):
+    for k, terrain in enumerate(("castle", "jungle", "cemetery")):
+        g = new_game(client, kind="hotseat", terrain=terrain)
+        watcher = Spectator(client, g["game"], _watch_key(client, g))
+        blue, _ = play_hotseat(client, g, random.Random(20 + k))
+        while watcher.view["ply"] != blue.view["ply"] or not watcher.view["over"]:
+            watcher.recv()
+        views = [m["view"] for m in watcher.received if m["type"] == "view"]
+        assert len(views) > 10 and views[-1]["over"] and views[-1]["log"]
+        _check_spectator_views(store.get(g["game"]).record, views)
+
+
+def test_a_spectator_of_a_bot_or_two_device_game_watches_and_does_nothing_else(client, store):
+    for kind in ("bot", "lan"):
+        g = new_game(client, kind=kind, first="blue", human="blue", **({"level": "random"} if kind == "bot" else {}))
+        watcher = Spectator(client, g["game"], _watch_key(client, g))
+        assert watcher.view["spectator"] and watcher.view["prompt"].startswith("Blue is playing")
+        before = store.get(g["game"]).record
+        for msg in ({"type": "act", "action": "draw"}, {"type": "concede"}, {"type": "undo"}, {"type": "hint"},
+                    {"type": "rematch"}):
+            assert "spectator" in watcher.request(msg)["message"]
+        assert store.get(g["game"]).record == before and not store.get(g["game"]).over
+        # a watch key is no seat token, and a wrong key opens nothing
+        assert client.get(f"/api/games/{g['game']}?token={_watch_key(client, g)}").status_code == 404
+        watcher.send({"type": "hello", "game": g["game"], "watch": "nope" * 6})
+        assert watcher.until("error")["message"] == "unknown game or token"
+        me = SeatSocket(client, g["game"], g["tokens"]["blue"])
+        assert me.request({"type": "act", "action": me.view["legal"]["actions"][0]})["type"] == "ok"
+        seen = [m["view"] for m in watcher.received if m["type"] == "view"]
+        _check_spectator_views(store.get(g["game"]).record, seen)

@@ -150,7 +150,7 @@ def test_a_game_saved_with_a_retired_level_loads_and_plays_at_the_default_level(
     row.meta["bot"]["level"] = row.meta["settings"]["level"] = "hard"
     store.put(row)
     session = LocalSession(store.get(row.id), store, bot_delay=0)
-    assert session.bot is not None and session.bot.level == default_level() == "medium"
+    assert session.bot_level == default_level() == "medium"
     assert session.players()["red"]["name"] == "Bot (Medium)"
 
 
@@ -189,7 +189,8 @@ def test_invite_is_only_for_the_host_of_a_two_device_game(client, store):
     g = new_game(client, kind="lan")
     r = client.get(f"/api/games/{g['game']}/invite?token={g['tokens']['blue']}").json()
     guest = store.get(g["game"]).meta["tokens"]["red"]
-    assert r["url"].endswith(f"/join/{g['game']}/{guest}") and r["qr_svg"].startswith("<svg")
+    key = store.get(g["game"]).meta["invite"]  # the link's key, not the guest's token
+    assert r["url"].endswith(f"/invite/{g['game']}/{key}") and r["qr_svg"].startswith("<svg")
     assert client.get(f"/api/games/{g['game']}/invite?token={guest}").status_code == 403
     h = new_game(client, kind="hotseat")
     assert client.get(f"/api/games/{h['game']}/invite?token={h['tokens']['blue']}").status_code == 403

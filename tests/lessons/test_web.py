@@ -7,7 +7,7 @@ import json
 import pytest
 from starlette.testclient import TestClient
 
-from toybattle.app import bots as app_bots
+from toybattle.app import pool
 from toybattle.assembly import build_app
 from toybattle.lessons import all_lessons, lesson
 from toybattle.rules import determinize
@@ -134,12 +134,11 @@ def test_unknown_tiles_get_real_faces_one_army_each(x):
 def test_the_lesson_bot_gets_only_its_observation(client, monkeypatch):
     seen = []
 
-    class Spy:
-        def choose(self, obs, budget_s=None):
-            seen.append(obs.copy())
-            return obs.legal_actions()[0]
+    async def spy(level, obs, budget_s=None):  # what the bot's worker process would be sent
+        seen.append(obs.copy())
+        return obs.legal_actions()[0]
 
-    monkeypatch.setattr(app_bots, "make_bot", lambda level, seed=None: Spy())
+    monkeypatch.setattr(pool, "choose", spy)
     r = client.post("/api/lessons/skully-draw/continue", json={"actions": ["1@12", "use"], "nonce": "q"}).json()
     session = client.app.state.games.get(r["game"])
     for _ in range(100):

@@ -280,7 +280,7 @@ def test_a_stalling_peer_never_holds_the_app_past_its_limit(tmp_path, mailbox):
                                          "--relay", mailbox, "--bot", "random", "--json"],
                                         env=dict(os.environ, TOYBATTLE_DB=str(tmp_path / "bob.db")),
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            url = f"http://{addr}/api/online/{room['game']}"
+            url = f"http://{addr}/api/online/{room['game']}?token={room['token']}"  # the room's state needs the token
             st = _until(http, url, lambda s: s["deadline"] is not None, "a deadline")
             assert st["deadline"]["seat"] == "red" and st["deadline"]["at"] > time.time() - 1, st
             st = _until(http, url, lambda s: s["silent"], "silent")

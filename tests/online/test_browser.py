@@ -235,7 +235,7 @@ def own_rack_only(p: Page, other: Page) -> None:
     assert [code for code, _ in shown] == v["rack"] + v["laid"]
     assert all(cls == f"tile {me}" for _, cls in shown), shown
     assert p.page.locator(f"#rack g.tile.{them}, #me g.tile.{them}").count() == 0
-    assert p.page.locator("#opp .c-rack span").inner_text() == str(len(theirs["rack"]) + len(theirs["laid"]))
+    assert p.page.locator("#opp .c-rack .c-val > span").inner_text() == str(len(theirs["rack"]) + len(theirs["laid"]))
     hidden = list(theirs["rack"] + theirs["laid"])
     for code in v["seen"]:  # a sub-multiset of the other seat's tiles
         hidden.remove(code)
@@ -262,7 +262,7 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
     c.shot("mailbox-down")
     c.online_form(carol_url, "host", relay="mailbox.example")
     c.page.click("#start")
-    assert c.form_error().startswith("a mailbox address starts with ws:// or wss://")
+    assert c.form_error().startswith("a mailbox address is ws:// or wss://")
 
     # Alice opens a room; Bob mistypes it twice
     code = a.create_room(alice_url)

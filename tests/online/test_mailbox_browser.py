@@ -17,11 +17,12 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+import mypy_extensions
 import pytest
 
 import toybattle
 
-from .conftest import Peer, _free_port
+from .conftest import LIMITS, Peer, _free_port
 
 HERE = Path(__file__).parent
 BOOT = 120_000  # ms: Pyodide's first start on a busy 2-core machine
@@ -49,6 +50,7 @@ def _package_zip(dest: Path) -> None:
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
                 z.write(path, f"toybattle/{path.relative_to(root)}")
+        z.write(mypy_extensions.__file__, "mypy_extensions.py")  # the bots import it (the site ships its wheel)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +108,7 @@ def _same(cli: dict, page: dict) -> None:
 
 
 def test_a_browser_joins_the_cli_and_they_finish_one_game(browser, page_url, mailbox, tmp_path):
-    cli = Peer(["host", "--relay", mailbox, "--json", "--timeout", "30", "--bot", "random", "--seed", "bh"],
+    cli = Peer(["host", "--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", "bh"],
                tmp_path / "cli.db")
     page = BrowserPeer(browser, page_url, relay=mailbox, seed="bj", code=cli.code())
     result = page.outcome()
@@ -118,7 +120,7 @@ def test_a_browser_joins_the_cli_and_they_finish_one_game(browser, page_url, mai
 
 def test_a_browser_hosts_the_cli_and_they_finish_one_game(browser, page_url, mailbox, tmp_path):
     page = BrowserPeer(browser, page_url, relay=mailbox, seed="bh2")
-    cli = Peer(["join", page.code(), "--relay", mailbox, "--json", "--timeout", "30", "--bot", "random",
+    cli = Peer(["join", page.code(), "--relay", mailbox, "--json", *LIMITS, "--bot", "random",
                 "--seed", "bj2"], tmp_path / "cli.db")
     result = page.outcome()
     assert "error" not in result, result
@@ -128,7 +130,7 @@ def test_a_browser_hosts_the_cli_and_they_finish_one_game(browser, page_url, mai
 
 
 def test_a_wrong_code_in_the_browser_gets_one_line_on_both_sides(browser, page_url, mailbox, tmp_path):
-    cli = Peer(["host", "--relay", mailbox, "--json", "--timeout", "30", "--bot", "random", "--seed", "w"],
+    cli = Peer(["host", "--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", "w"],
                tmp_path / "cli.db")
     wrong = cli.code().split("-")[0] + "-wrong-words"
     page = BrowserPeer(browser, page_url, relay=mailbox, seed="w2", code=wrong)

@@ -15,7 +15,7 @@ from toybattle.online.mailbox import client, ed25519, kdf, secretbox, spake2
 from toybattle.online.session import BotPlayer, Game, Options
 from toybattle.online.transport import APPID, LinkError
 
-from .conftest import Peer
+from .conftest import LIMITS, Peer
 
 PEER = Path(__file__).parent / "wormhole_peer.py"  # the real magic-wormhole library, as a separate process
 
@@ -116,7 +116,8 @@ def test_bad_codes_and_mailboxes_get_one_line(mailbox):
 
 def _session(tmp_path: Path, mailbox: str, name: str, seed: str, **opts) -> tuple[Game, list[str]]:
     said: list[str] = []
-    game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=seed, timeout=20, **opts),
+    game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=seed, move_limit=20, reply_limit=20,
+                        **opts),
                 BotPlayer("random", seed), said.append, rooms=client.Rooms())
     return game, said
 
@@ -129,7 +130,7 @@ def _same_record(cli_result: dict, game: Game, result: dict) -> None:
 
 def test_a_whole_game_between_the_cli_and_a_session_on_this_client(mailbox, tmp_path):
     env_db = tmp_path / "cli.db"
-    cli = Peer(["host", "--relay", mailbox, "--json", "--timeout", "20", "--bot", "random", "--seed", "h1",
+    cli = Peer(["host", "--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", "h1",
                 "--terrain", "cemetery"], env_db)
     game, _ = _session(tmp_path, mailbox, "ours-join", "j1")
     result = asyncio.run(game.join(None, cli.code()))
@@ -141,7 +142,7 @@ def test_a_whole_game_between_the_cli_and_a_session_on_this_client(mailbox, tmp_
     joiner: list[Peer] = []
 
     def on_code(code: str) -> None:
-        joiner.append(Peer(["join", code, "--relay", mailbox, "--json", "--timeout", "20", "--bot", "random",
+        joiner.append(Peer(["join", code, "--relay", mailbox, "--json", *LIMITS, "--bot", "random",
                             "--seed", "j2"], tmp_path / "cli2.db"))
 
     result = asyncio.run(game.host(None, on_code))
@@ -152,7 +153,7 @@ def test_a_whole_game_between_the_cli_and_a_session_on_this_client(mailbox, tmp_
 
 def test_a_cheating_cli_forfeits_with_the_same_reason_on_this_client(mailbox, tmp_path):
     for seed in range(8):
-        cheat = Peer(["host", "--relay", mailbox, "--json", "--timeout", "20", "--bot", "random",
+        cheat = Peer(["host", "--relay", mailbox, "--json", *LIMITS, "--bot", "random",
                       "--seed", f"c{seed}"], tmp_path / f"c{seed}.db", ["--cheat", "never_drawn"])
         game, _ = _session(tmp_path, mailbox, f"h{seed}", f"h{seed}")
         honest = asyncio.run(game.join(None, cheat.code()))

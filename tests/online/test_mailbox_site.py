@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from toybattle.online.protocol import Secrets
+from toybattle.rules import SEATS
 
-from .conftest import Peer, _free_port
+from .conftest import LIMITS, Peer, _free_port
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "browser"))
 from test_app_browser import ME_TURN, play_one  # the app's own UI steps
@@ -86,7 +87,10 @@ class SitePlayer:
                 break
             play_one(self.page, rng)
         self.page.wait_for_selector("#endscreen")
-        return self.page.locator("#end-reason").inner_text()
+        seat = self.page.eval_on_selector("#play", "p => p.dataset.seat")
+        # e.g. "red: You win!" and, on the next line, how the game ended (a forfeit's reason)
+        title, how = (self.page.locator(sel).inner_text() for sel in ("#end-title", "#end-reason"))
+        return f"{seat}: {title}\n{how}"
 
     def before_the_end(self) -> list[str]:
         """What the worker told the page until its first view of the finished game."""
@@ -105,9 +109,9 @@ class SitePlayer:
 
 
 def _check(page: SitePlayer, cli_result: dict, cli_seed: str, shown: str) -> None:
-    winner = ("Blue", "Red")[cli_result["winner"]]
-    assert cli_result["reason"] in ("hq", "medals", "stuck") and shown.startswith(f"{winner} wins"), \
-        (shown, cli_result)
+    seat, title = shown.split("\n", 1)[0].split(": ", 1)
+    said = "You win!" if SEATS[cli_result["winner"]] == seat else "wins"
+    assert cli_result["reason"] in ("hq", "medals", "stuck") and said in title, (shown, cli_result)
     secrets = Secrets.generate(cli_seed)  # the CLI's secrets, from its --seed
     told = "\n".join(page.before_the_end())
     assert told and not [s.hex() for s in secrets.salts if s.hex() in told] and secrets.seed.hex() not in told
@@ -116,7 +120,7 @@ def _check(page: SitePlayer, cli_result: dict, cli_seed: str, shown: str) -> Non
 
 @pytest.mark.parametrize("site_hosts", [False, True])
 def test_a_site_player_and_the_cli_finish_one_game(browser, site, mailbox, tmp_path, site_hosts):
-    cli_args = ["--relay", mailbox, "--json", "--timeout", "60", "--bot", "random", "--seed", "cli"]
+    cli_args = ["--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", "cli"]
     page = SitePlayer(browser, site, mailbox, "host" if site_hosts else "join")
     if site_hosts:
         cli = Peer(["join", page.host(), *cli_args], tmp_path / "cli.db")
@@ -131,7 +135,7 @@ def test_a_site_player_and_the_cli_finish_one_game(browser, site, mailbox, tmp_p
 def test_a_tampered_message_from_the_cli_is_caught_in_the_site_with_the_same_reason(browser, site, mailbox,
                                                                                    tmp_path):
     for seed in range(3):
-        cli = Peer(["host", "--relay", mailbox, "--json", "--timeout", "60", "--bot", "random", "--seed", f"c{seed}"],
+        cli = Peer(["host", "--relay", mailbox, "--json", *LIMITS, "--bot", "random", "--seed", f"c{seed}"],
                    tmp_path / f"c{seed}.db", ["--cheat", "never_drawn"])
         page = SitePlayer(browser, site, mailbox, "join")
         page.join(cli.code())

@@ -10,6 +10,7 @@ import pytest
 from toybattle.online.mailbox import client, ed25519
 from toybattle.online.mailbox.secretbox import seal
 from toybattle.online.mailbox.spake2 import Spake2
+from toybattle.online.protocol import PROTOCOL
 from toybattle.online.transport import APPID, LinkError
 
 PEER_SIDE = "feedc0ffee"
@@ -74,7 +75,7 @@ async def handshake(box: Mailbox, code: str, versions: dict | None = None) -> by
     pake = Spake2(code.encode(), APPID.encode())
     box.peer("pake", pake_body(pake.start()))
     key = pake.finish(theirs)
-    versions = versions if versions is not None else {"app_versions": {"toybattle": {"protocol": 1}}}
+    versions = versions if versions is not None else {"app_versions": {"toybattle": {"protocol": PROTOCOL}}}
     box.peer("version", seal(client.phase_key(key, PEER_SIDE, "version"), json.dumps(versions).encode()))
     return key
 
@@ -116,8 +117,8 @@ def test_another_protocol_version_and_a_wrong_code_get_their_lines():
     async def main() -> None:
         box = Mailbox()
         task = join(box)
-        await handshake(box, "4-aardvark-adroitness", {"app_versions": {"toybattle": {"protocol": 2}}})
-        with pytest.raises(LinkError, match="speaks online protocol 2, this one speaks 1"):
+        await handshake(box, "4-aardvark-adroitness", {"app_versions": {"toybattle": {"protocol": PROTOCOL + 1}}})
+        with pytest.raises(LinkError, match=f"speaks online protocol {PROTOCOL + 1}, this one speaks {PROTOCOL}"):
             await task
         box = Mailbox()
         task = join(box)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import sys
 import traceback
 from pathlib import Path
@@ -86,8 +87,12 @@ async def _pair(reactor: Any, relay: str, setup: Setup, store: Store, seat: int 
 
 
 def _rows(store: Store) -> list[dict]:
+    """Every game in the file, finished or not (read straight from the file: the app needs no such query)."""
+    with sqlite3.connect(str(store.path)) as db:
+        ids = [i for (i,) in db.execute("SELECT id FROM games ORDER BY id")]
+    rows = [r for r in map(store.get, ids) if r is not None]
     return [{"id": r.id, "kind": r.kind, "over": r.over, "winner": r.winner, "reason": r.reason,
-             "record": r.record, "meta_keys": sorted(r.meta)} for r in store.recent(100)]
+             "record": r.record, "meta_keys": sorted(r.meta)} for r in rows]
 
 
 async def scenario(reactor: Any, name: str, relay: str, db: str, args: list[str]) -> dict:

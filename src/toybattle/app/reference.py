@@ -8,21 +8,23 @@ from toybattle.rules import SEATS, Terrain
 from toybattle.rules.powers import POWER_INFO
 from toybattle.rules.troops import COPIES, INFO, OPENING_RACK, RACK_LIMIT, SET_ASIDE, TROOPS, code, name
 
+from .words import DEFAULT, translate
 
-def troops_json() -> dict[str, Any]:
-    """The troops (in order Skully .. Roxy, Kwak) and the army's numbers."""
-    troops = [{"code": i.code, "name": i.name, "name_fr": i.name_fr, "strength": i.strength, "effect": i.effect}
-              for i in (INFO[t] for t in TROOPS)]
+
+def troops_json(lang: str = DEFAULT) -> dict[str, Any]:
+    """The troops (in order Skully .. Roxy, Kwak) and the army's numbers, in words of ``lang``."""
+    troops = [{"code": i.code, "name": translate(i.name, lang), "name_fr": i.name_fr, "strength": i.strength,
+               "effect": translate(i.effect, lang)} for i in (INFO[t] for t in TROOPS)]
     return {"troops": troops, "copies": COPIES, "set_aside": SET_ASIDE, "rack_limit": RACK_LIMIT,
             "opening_rack": {"first": OPENING_RACK[0], "second": OPENING_RACK[1]}}
 
 
-def powers_json() -> dict[str, dict[str, str]]:
+def powers_json(lang: str = DEFAULT) -> dict[str, dict[str, str]]:
     """The special bases by power: name and rule text."""
-    return {k: {"name": p.name, "text": p.text} for k, p in POWER_INFO.items()}
+    return {k: {"name": translate(p.name, lang), "text": translate(p.text, lang)} for k, p in POWER_INFO.items()}
 
 
-def terrain_json(t: Terrain) -> dict[str, Any]:
+def terrain_json(t: Terrain, lang: str = DEFAULT) -> dict[str, Any]:
     """A terrain as the board renderer draws it (web/js/board.js): node coordinates in percent of a
     portrait board, blue's H.Q. at the bottom; a restricted node lists its troops by name and by code."""
     nodes = []
@@ -33,24 +35,27 @@ def terrain_json(t: Terrain) -> dict[str, Any]:
         if n.power:
             node["power"] = n.power
         if n.allowed:
-            node["allowed"] = [name(tr) for tr in TROOPS if tr in n.allowed]
+            node["allowed"] = [translate(name(tr), lang) for tr in TROOPS if tr in n.allowed]
             node["allowed_codes"] = sorted(code(tr) for tr in n.allowed)
         nodes.append(node)
-    return {"id": t.id, "name": t.name, "name_fr": t.name_fr,
+    return {"id": t.id, "name": t.name_fr if lang == "fr" else t.name, "name_fr": t.name_fr,
             "objective": {"blue": t.objective[0], "red": t.objective[1]}, "nodes": nodes,
             "paths": [list(p) for p in t.paths],
             "regions": [{"id": r.id, "bases": list(r.bases), "medals": r.medals,
                          "medal_spots": [list(s) for s in r.medal_spots]} for r in t.regions]}
 
 
-def rule_texts() -> dict[str, str]:
-    """The rules the page's cards state, in words (the page writes none itself)."""
-    return {
-        "own_hq": "Your H.Q.: the start of every connection. You can never place a troop here.",
-        "enemy_hq": "The enemy H.Q.: place a troop here, with a path from your H.Q., and you win at once.",
-        "first_game_power": "no effect in a first game.",
-        "region": "Occupy every one of them at the same moment to take its medals; they stay yours.",
-        "laid": "Laid face down by a tank: it stands back up at the end of your turn.",
-        "army": f"Each army has {COPIES} of each. You may cover an enemy troop only with a strictly stronger "
-                "one; Kwak breaks that rule both ways.",
-    }
+def rule_texts(lang: str = DEFAULT) -> dict[str, str]:
+    """The rules the page's cards state, in words of ``lang`` (the page writes none itself)."""
+    return {k: translate(v, lang) for k, v in _RULE_TEXTS.items()}
+
+
+_RULE_TEXTS = {
+    "own_hq": "Your H.Q.: the start of every connection. You can never place a troop here.",
+    "enemy_hq": "The enemy H.Q.: place a troop here, with a path from your H.Q., and you win at once.",
+    "first_game_power": "no effect in a first game.",
+    "region": "Occupy every one of them at the same moment to take its medals; they stay yours.",
+    "laid": "Laid face down by a tank: it stands back up at the end of your turn.",
+    "army": f"Each army has {COPIES} of each. You may cover an enemy troop only with a strictly stronger "
+            "one; Kwak breaks that rule both ways.",
+}

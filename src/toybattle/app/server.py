@@ -38,9 +38,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toybattle.rules import SEATS, TERRAIN_IDS, State, load_terrain
+from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
+from . import pool, words
+from .lan import Network
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import KINDS, LocalSession, Refused, Session
 
@@ -70,6 +73,13 @@ class Games:
 
     def add(self, session: Session) -> None:
         self.sessions[session.id] = session
+        session.on_idle = self.forget
+
+    def forget(self, session: Session) -> None:
+        """Drop a finished game nobody watches: it lives on in the store, and ``get`` loads it again."""
+        if self.sessions.get(session.id) is session and session.idle:
+            del self.sessions[session.id]
+            session.on_idle = None
 
     def get(self, game_id: str) -> Session | None:
         """The live session of ``game_id``, loaded from the store if need be (on the calling thread:
@@ -97,6 +107,10 @@ class Games:
         self.add(session)
         if isinstance(session, LocalSession):
             session.kick_bot()
+        with contextlib.suppress(RuntimeError):  # no loop running (a script): nothing to release later
+            # a finished game opened for one request (its status, its replay) is dropped after it,
+            # unless a socket subscribed meanwhile
+            asyncio.get_running_loop().call_soon(session.release_if_idle)
         return session
 
     def create(self, settings: dict[str, Any], start: State | None = None,
@@ -150,6 +164,7 @@ class AppContext:
     allowed_hosts: set[str] = field(default_factory=lambda: set(LOOPBACK))
     links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
     features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
+    network: Network = field(default_factory=Network)  # the listener a host opens to the local network
 
 
 @dataclass(frozen=True)
@@ -245,7 +260,8 @@ class Guard:
 
     def refusal(self, scope: Scope, headers: Headers, host: str) -> tuple[int, str] | None:
         """(status, one line) if the request is refused, else None."""
-        if host_name(host) not in self.ctx.allowed_hosts:
+        name = host_name(host)
+        if name not in self.ctx.allowed_hosts and not (self.ctx.network.is_open and name == self.ctx.network.address):
             return 421, "this server answers only to its own address (open it as http://127.0.0.1)"
         changes = scope["type"] == "websocket" or scope["method"] not in ("GET", "HEAD")
         origin = headers.get("origin")
@@ -285,18 +301,6 @@ def relay_url(text: object) -> str:
 
 # ---------------------------------------------------------------- websocket protocol
 
-def behind_cover(view: dict[str, Any]) -> bool:
-    """A hot-seat page shows its cover when the view's seat is not the one deciding: the turn passed."""
-    return not view.get("over") and view.get("actor") not in (None, view.get("seat"))
-
-
-def covered(view: dict[str, Any]) -> dict[str, Any]:
-    """The view a hot-seat page holds behind its cover: no tiles of either seat (its rack, laid
-    tiles, the opponent's tiles it saw) and no log (its lines name the seat's own draws). The next
-    player's view comes when that player uncovers (a hello with that seat's token)."""
-    return {**view, "rack": [], "laid": [], "seen": [], "log": [], "covered": True}
-
-
 class Connection:
     """One browser socket, bound to at most one (game, seat) at a time."""
 
@@ -305,21 +309,22 @@ class Connection:
         self.games = games
         self.session: Session | None = None
         self.seat = -1
+        self.lang = words.DEFAULT  # the page's language (its hello says which); texts are sent in it
         self.send_lock = asyncio.Lock()
         self.chat_seen = 0  # the last chat line this socket was sent
 
-    async def send(self, msg: dict[str, Any]) -> None:
+    async def send(self, msg: dict[str, Any] | str) -> None:
         async with self.send_lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
-                await self.ws.send_text(json.dumps(msg))
+                await self.ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def push_view(self, session: Session) -> None:
         if session is self.session:
-            view = session.view(self.seat)
-            view["game"] = {**view.get("game", {}), "offers": session.offers(), "chat": session.chatty}
-            if session.kind == "hotseat" and behind_cover(view):
-                view = covered(view)
-            await self.send({"type": "view", "view": view})
+            msg = session.view_message(self.seat)  # built once per change, shared by every socket
+            if self.lang != words.DEFAULT:
+                decoded = json.loads(msg)
+                msg = json.dumps({**decoded, "view": words.localize(decoded["view"], self.lang)})
+            await self.send(msg)
 
     async def push_chat(self, session: Session) -> None:
         """The chat lines this socket has not been sent yet (all of them after a hello)."""
@@ -364,6 +369,8 @@ class Connection:
             if self.session is None:
                 raise Refused("say hello with your game and token first")
             session, seat = self.session, self.seat
+            if seat == SPECTATOR:
+                raise Refused("a spectator watches: only the players act")
             if kind == "chat":  # outside the game: no ply, never recorded
                 await session.chat(seat, msg.get("text"))
                 await self.send({"type": "ok", "id": msg_id})
@@ -380,31 +387,46 @@ class Connection:
             elif kind == "concede":
                 await session.concede(seat)
             elif kind == "hint":
-                await self.send({"type": "hint", "id": msg_id, **await session.hint(seat)})
+                hint = await session.hint(seat)
+                hint["reason"] = words.translate(hint["reason"], self.lang)
+                await self.send({"type": "hint", "id": msg_id, **hint})
                 return
             else:
                 await self.rematch(session, seat, msg_id)
                 return
             await self.send({"type": "ok", "id": msg_id})
         except Refused as e:
-            await self.send({"type": "error", "id": msg_id, "message": str(e)})
+            await self.send({"type": "error", "id": msg_id, "message": words.translate(str(e), self.lang)})
 
     async def hello(self, msg: dict[str, Any], msg_id: MsgId) -> None:
-        game, token = msg.get("game"), msg.get("token")
-        if not isinstance(game, str) or not isinstance(token, str):
-            raise Refused("\"hello\" needs \"game\" and \"token\" (texts)")
+        self.lang = words.language(msg.get("lang"))
+        game, token, watch = msg.get("game"), msg.get("token"), msg.get("watch")
+        if not isinstance(game, str) or not isinstance(token if watch is None else watch, str):
+            raise Refused("\"hello\" needs \"game\" and \"token\" (or \"watch\", a watch link's key)")
         session = await self.games.fetch(game)
-        seat = session.seat_of(token) if session else None
+        seat: int | None
+        if isinstance(watch, str):
+            seat = SPECTATOR if isinstance(session, LocalSession) and session.watches(watch) else None
+        else:
+            seat = session.seat_of(str(token)) if session else None
         if session is None or seat is None:
             raise Refused("unknown game or token")
-        self.unbind()
+        old = self.session
         self.session, self.seat = session, seat
-        session.subscribe(self.push_view)
-        await self.send({"type": "welcome", "id": msg_id, "game": session.id, "seat": SEATS[seat]})
+        if old is not session:  # watch the new game before leaving the old (which may then be dropped)
+            session.subscribe(self.push_view)
+            if old is not None:
+                old.unlisten_chat(self.push_chat)
+                old.unsubscribe(self.push_view)
+            self.chat_seen = 0
+        await self.send({"type": "welcome", "id": msg_id, "game": session.id,
+                         "seat": SEATS[seat] if seat != SPECTATOR else None})
         await self.push_view(session)
-        if session.chatty:
+        if session.chatty and seat != SPECTATOR:  # the chat is the players'; a watch link shows the game only
             session.listen_chat(self.push_chat)
             await self.push_chat(session)
+        else:
+            session.unlisten_chat(self.push_chat)
 
     async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
         settings = session.settings()
@@ -419,6 +441,9 @@ class Connection:
             except (Refused, StoreError) as e:
                 raise Refused(f"no rematch: {e}") from None
             session.row.meta["rematch"] = new.id
+            if new.kind == "lan" and "invite" not in session.row.meta:
+                new.row.meta.pop("invite", None)  # the guest's device is seated again below, by its socket
+                await new.store.put_async(new.row)
             await session.store.put_async(session.row)
         if not isinstance(new, LocalSession):
             raise Refused("no rematch: that game is no longer in the games file")
@@ -484,18 +509,25 @@ async def index(request: Request) -> Response:
     return FileResponse(web_dir() / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+def page_language(request: Request) -> str:
+    """The language the page asked for: ``?lang=``, else its Accept-Language header."""
+    return words.language(request.query_params.get("lang") or request.headers.get("accept-language"))
+
+
 async def meta(request: Request) -> JSONResponse:
     ctx: AppContext = request.app.state.ctx
+    lang = page_language(request)
     terrains = []
     for tid in TERRAIN_IDS:
         t = load_terrain(tid)
-        terrains.append({"id": t.id, "name": t.name, "name_fr": t.name_fr,
+        terrains.append({"id": t.id, "name": t.name_fr if lang == "fr" else t.name, "name_fr": t.name_fr,
                          "objective": {"blue": t.objective[0], "red": t.objective[1]},
                          "powers": sorted({n.power for n in t.nodes if n.power}),
                          "restricted": any(n.allowed for n in t.nodes)})
     return JSONResponse({
-        "terrains": terrains, "troops": troops_json(), "powers": powers_json(), "texts": rule_texts(),
-        "levels": [{"name": lv.name, "label": lv.label, "description": lv.description} for lv in app_bots.levels()],
+        "terrains": terrains, "troops": troops_json(lang), "powers": powers_json(lang), "texts": rule_texts(lang),
+        "levels": [{"name": lv.name, "label": words.translate(lv.label, lang),
+                    "description": words.translate(lv.description, lang)} for lv in app_bots.levels()],
         "default_level": app_bots.default_level(), "links": ctx.links, "features": ctx.features,
     })
 
@@ -504,7 +536,7 @@ async def terrain(request: Request) -> Response:
     tid = request.path_params["terrain"]
     if tid not in TERRAIN_IDS:
         return _error(f"unknown terrain {tid!r}", 404)
-    return JSONResponse(terrain_json(load_terrain(tid)))
+    return JSONResponse(terrain_json(load_terrain(tid), page_language(request)))
 
 
 async def create_game(request: Request) -> JSONResponse:
@@ -544,8 +576,9 @@ async def game_status(request: Request) -> JSONResponse:
         return found
     session, seat = found
     v = session.view(seat)  # an online room waiting for its peer has no board yet
+    result = words.translate(v.get("result", ""), page_language(request))
     return JSONResponse({"game": session.id, "kind": session.kind, "terrain": v.get("terrain"),
-                         "over": v.get("over", False), "result": v.get("result", ""), "turn": v.get("turn"),
+                         "over": v.get("over", False), "result": result, "turn": v.get("turn"),
                          "ply": v.get("ply", 0), "seat": SEATS[seat], "waiting": bool(v.get("waiting")),
                          "offers": session.offers()})
 
@@ -568,21 +601,34 @@ def lan_address(bind_host: str) -> tuple[str | None, bool]:
 
 
 async def invite(request: Request) -> JSONResponse:
+    """The host's join link for the guest's seat: a key that seats the first device to open it
+    (never the guest's token). 409 once a device has joined (the host may release the seat)."""
     found = await _seat_from_query(request)
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
-    if not isinstance(session, LocalSession) or session.kind != "lan" or session.row.meta.get("host") != SEATS[seat]:
+    if not isinstance(session, LocalSession):
         return _error("only the host of a game on two devices can invite", 403)
+    try:
+        guest = session.guest_seat(seat)
+    except Refused as e:
+        return _error(str(e), 403)
     ctx: AppContext = request.app.state.ctx
-    addr, reachable = lan_address(ctx.bind_host)
+    network = ctx.network.state()
+    try:
+        key = session.invitation(seat)
+    except Refused as e:
+        return JSONResponse({"error": str(e), "joined": True, "seat": SEATS[guest], "network": network},
+                            status_code=409)
     port = request.url.port or (443 if request.url.scheme == "https" else 80)
-    guest = 1 - seat
+    if ctx.network.is_open:
+        addr, port, reachable = ctx.network.address, ctx.network.port, True
+    else:
+        addr, reachable = lan_address(ctx.bind_host)
     host = addr or socket.gethostname()
-    url = f"http://{host}:{port}/join/{session.id}/{session.tokens[guest]}"
+    url = f"http://{host}:{port}/invite/{session.id}/{key}"
     if not reachable:
-        note = ("This server listens only on this computer. Restart it with "
-                "`toybattle serve --host 0.0.0.0` so a device on the same network can join.")
+        note = "This app is open to this computer only. Open it to your network (below) so another device can join."
     elif addr is None:
         note = (f"This computer did not tell its network address, so the link uses its name, {host}. "
                 f"If the link does not open on the other device, replace {host} with this computer's "
@@ -591,7 +637,96 @@ async def invite(request: Request) -> JSONResponse:
         note = ""
     import segno  # here, not at the top: the in-browser site has no invitations and ships no segno
     svg = segno.make(url, error="m").svg_inline(scale=5, dark="#1d2433", light="#ffffff")
-    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg})
+    return JSONResponse({"url": url, "seat": SEATS[guest], "reachable": reachable, "note": note, "qr_svg": svg,
+                         "network": network})
+
+
+async def join(request: Request) -> JSONResponse:
+    """A device opening a join link: the first one gets the guest's seat and its token."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = await request.app.state.games.fetch(request.path_params["game"])
+    key = body.get("key")
+    if not isinstance(session, LocalSession) or not isinstance(key, str) or len(key) > 64:
+        return _error("this join link does not open any game on this server", 404)
+    try:
+        seat, token = await session.claim(key)
+    except Refused as e:
+        return _error(str(e), 409)
+    return JSONResponse({"game": session.id, "kind": session.kind, "seat": SEATS[seat], "tokens": {SEATS[seat]: token}})
+
+
+async def _host_request(request: Request) -> tuple[LocalSession, int, dict[str, Any]] | JSONResponse:
+    """The game and host seat of a POST carrying the host's ``token``, and its body."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = await request.app.state.games.fetch(request.path_params["game"])
+    token = body.get("token")
+    seat = session.seat_of(token) if session and isinstance(token, str) else None
+    if not isinstance(session, LocalSession) or seat is None:
+        return _error("unknown game or token", 404)
+    try:
+        session.guest_seat(seat)
+    except Refused as e:
+        return _error(str(e), 403)
+    return session, seat, body
+
+
+async def release(request: Request) -> JSONResponse:
+    """The host frees the guest's seat: the device holding it is let go, and a new join link made."""
+    found = await _host_request(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat, _ = found
+    try:
+        guest = await session.release(seat)
+    except Refused as e:
+        return _error(str(e), 409)
+    for fn in list(session._listeners):
+        conn = getattr(fn, "__self__", None)
+        if isinstance(conn, Connection) and conn.session is session and conn.seat == guest:
+            conn.unbind()
+            await conn.send({"type": "error", "id": None, "message": "the host released this seat"})
+    return JSONResponse({"released": SEATS[guest]})
+
+
+async def network(request: Request) -> JSONResponse:
+    """The host opens the app to the local network for this game (``{"token", "open": true}``), or
+    closes it; it closes by itself when the game ends."""
+    found = await _host_request(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _, body = found
+    ctx: AppContext = request.app.state.ctx
+    if not isinstance(body.get("open"), bool):
+        return _error("send {\"token\", \"open\": true or false}")
+    if body["open"]:
+        if session.over:
+            return _error("the game is over", 409)
+        try:
+            await ctx.network.open(request.app, request.url.port or 80, session)
+        except OSError as e:
+            return _error(f"cannot open to the network: {e}", 409)
+    else:
+        await ctx.network.close()
+    return JSONResponse(ctx.network.state())
+
+
+async def watch_link(request: Request) -> JSONResponse:
+    """A player's watch link for its game: anyone who opens it sees what both players see, and acts on nothing."""
+    found = await _seat_from_query(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, _ = found
+    if not isinstance(session, LocalSession):
+        return _error("this game has no watch link", 403)
+    try:
+        key = await session.watch_key()
+    except Refused as e:
+        return _error(str(e), 500)
+    return JSONResponse({"url": f"/watch/{session.id}/{key}"})
 
 
 async def replay(request: Request) -> JSONResponse:
@@ -599,10 +734,11 @@ async def replay(request: Request) -> JSONResponse:
     if isinstance(found, JSONResponse):
         return found
     session, seat = found
+    lang = page_language(request)
     try:
-        return JSONResponse(session.replay(seat))
+        return JSONResponse(words.localize(session.replay(seat), lang))
     except Refused as e:
-        return _error(str(e), 409)
+        return _error(words.translate(str(e), lang), 409)
 
 
 def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
@@ -619,7 +755,13 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         Route("/api/terrains/{terrain}", terrain),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_status),
+        Route("/invite/{game}/{key}", index),
+        Route("/watch/{game}/{key}", index),
+        Route("/api/games/{game}/watch", watch_link),
         Route("/api/games/{game}/invite", invite),
+        Route("/api/games/{game}/join", join, methods=["POST"]),
+        Route("/api/games/{game}/release", release, methods=["POST"]),
+        Route("/api/games/{game}/network", network, methods=["POST"]),
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
@@ -638,7 +780,9 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         try:
             yield
         finally:
+            await ctx.network.close()
             games.stop()
+            pool.shutdown()
 
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=16384)
     app.add_middleware(Guard, ctx=ctx)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import random
 import secrets
@@ -19,7 +20,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from toybattle.bots import Bot
 from toybattle.chat import ChatLog, ChatRefused
 from toybattle.rules import (
     SEATS,
@@ -36,15 +36,19 @@ from toybattle.rules import (
 )
 from toybattle.rules import actions as A
 from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, deal, unanswered
+from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store
 
 from . import bots as app_bots
-from .view import log_lines, result_text, seat_view
+from . import pool
+from .spectate import spectator_view
+from .view import behind_cover, covered, log_lines, result_text, seat_view
 
 log = logging.getLogger("toybattle.app")
 
 KINDS = ("bot", "hotseat", "lan")  # the local kinds of game
 HINT_LEVEL = "easy"  # the bot level that gives hints: quick, and better than a greedy guess
+VIEWERS = (0, 1, SPECTATOR)  # whoever reads a game's log: each seat, and spectators
 
 
 class Refused(Exception):
@@ -62,6 +66,8 @@ class Session(ABC):
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
+        # called when nothing needs this session in memory any more (the games registry drops it)
+        self.on_idle: Callable[[Session], None] | None = None
         self._chat_listeners: list[Listener] = []
         self.chat_log = ChatLog()
 
@@ -109,6 +115,15 @@ class Session(ABC):
     def view(self, seat: int) -> dict[str, Any]:
         """The message body for ``seat`` (build it with ``view.seat_view`` from an observation)."""
 
+    def view_message(self, seat: int) -> str:
+        """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers."""
+        view = self.view(seat)
+        view["game"] = {**view.get("game", {}), "offers": self.offers(),
+                        "chat": self.chatty and seat in (0, 1)}  # the chat is the players', not a watcher's
+        if self.kind == "hotseat" and seat in (0, 1) and behind_cover(view):  # a spectator has no cover
+            view = covered(view)
+        return json.dumps({"type": "view", "view": view})
+
     @abstractmethod
     async def act(self, seat: int, action: str) -> None:
         """Play ``action`` (notation text) for ``seat``; Refused if it may not."""
@@ -144,6 +159,16 @@ class Session(ABC):
     def unsubscribe(self, fn: Listener) -> None:
         if fn in self._listeners:
             self._listeners.remove(fn)
+        self.release_if_idle()
+
+    @property
+    def idle(self) -> bool:
+        """Whether nothing needs this session in memory any more (the registry then drops it)."""
+        return False
+
+    def release_if_idle(self) -> None:
+        if self.idle and self.on_idle is not None:
+            self.on_idle(self)
 
     async def changed(self) -> None:
         """Tell every connected seat to fetch its new view."""
@@ -152,6 +177,7 @@ class Session(ABC):
                 await fn(self)
             except Exception:  # one broken connection must not stop the others
                 log.exception("listener failed")
+        self.release_if_idle()
 
 
 def new_token() -> str:
@@ -173,10 +199,12 @@ class LocalSession(Session):
         self.bot_seat: int = SEATS.index(bot["seat"]) if bot else -1
         if bot:
             bot["level"] = app_bots.offered(bot["level"])
-        self.bot = app_bots.make_bot(bot["level"], seed=None) if bot else None
+        self.bot_level: str | None = bot["level"] if bot else None  # the bot thinks in the pool (app.pool)
         self.rng = random.SystemRandom()
         self.lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
+        self._views: dict[int, dict[str, Any]] = {}  # each seat's view of the current state (see view())
+        self._messages: dict[int, str] = {}  # ... and its view message, encoded once for every socket
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
@@ -228,6 +256,7 @@ class LocalSession(Session):
             meta["tokens"] = {s: new_token() for s in SEATS}
             if kind == "lan":
                 meta["host"] = human
+                meta["invite"] = new_token()  # the join link's key: it seats the first device that opens it
         meta.update(extra or {})
         row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
         return cls(row, store, bot_delay)
@@ -236,7 +265,7 @@ class LocalSession(Session):
         """Replay the record: the state, each seat's log, the turn's start (for undo)."""
         s = self.record.start.copy()
         self.state = s
-        self.logs: list[list[dict[str, Any]]] = [[], []]
+        self.logs: list[list[dict[str, Any]]] = [[], [], []]  # blue's, red's, and spectators' (logs[SPECTATOR])
         self._checkpoint = (0, s.copy())
         self._revealed = False
         texts = self.record.actions
@@ -272,6 +301,12 @@ class LocalSession(Session):
     def over(self) -> bool:
         return self.state.over
 
+    @property
+    def idle(self) -> bool:
+        """Over, no socket watching and no bot task: the store holds all of it, and the registry
+        loads it again if a page asks."""
+        return self.over and not self._listeners and not (self._bot_task and not self._bot_task.done())
+
     def players(self) -> dict[str, Any]:
         out = {}
         for seat in (0, 1):
@@ -288,6 +323,21 @@ class LocalSession(Session):
                 "first_game": self.state.first_game, "host": self.row.meta.get("host")}
 
     def view(self, seat: int) -> dict[str, Any]:
+        """``seat``'s view, built once per change however many sockets watch the seat (a copy of the
+        top level: the server adds to it)."""
+        if seat not in self._views:
+            self._views[seat] = self._view(seat)
+        return dict(self._views[seat])
+
+    def view_message(self, seat: int) -> str:
+        if seat not in self._messages:
+            self._messages[seat] = super().view_message(seat)
+        return self._messages[seat]
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        if seat == SPECTATOR:
+            return spectator_view(observation(self.state, SPECTATOR), log=self.logs[SPECTATOR][-300:],
+                                  players=self.players(), game=self.game_info())
         return seat_view(observation(self.state, seat), seat, log=self.logs[seat][-300:],
                          can_undo=self.can_undo(seat), players=self.players(), game=self.game_info())
 
@@ -333,9 +383,8 @@ class LocalSession(Session):
         s = self.state
         if s.over or s.actor != seat or seat == self.bot_seat:
             raise Refused("a hint is for the seat about to play")
-        adviser = app_bots.make_bot(HINT_LEVEL)
         obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
-        a, why = await asyncio.to_thread(adviser.hint, obs)
+        a, why = await pool.hint(HINT_LEVEL, obs)
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
 
     def replay(self, seat: int) -> dict[str, Any]:
@@ -359,6 +408,65 @@ class LocalSession(Session):
         if frames[-1]["ply"] != final["ply"] or final["over"] != frames[-1]["over"]:
             frames.append(final)
         return {"frames": frames}
+
+    # ------------------------------------------------------------ spectators
+
+    async def watch_key(self) -> str:
+        """The key of this game's watch link (made, and stored, the first time it is asked for)."""
+        async with self.lock:
+            if not isinstance(self.row.meta.get("watch"), str):
+                await self._commit(lambda: self.row.meta.__setitem__("watch", new_token()))
+            key: str = self.row.meta["watch"]
+            return key
+
+    def watches(self, key: str) -> bool:
+        """Whether ``key`` opens this game's watch link."""
+        watch = self.row.meta.get("watch")
+        return isinstance(key, str) and isinstance(watch, str) and secrets.compare_digest(key, watch)
+
+    # ------------------------------------------------------------ two devices: the guest's seat
+
+    def guest_seat(self, host_seat: int) -> int:
+        """The guest's seat, if ``host_seat`` is the host of this game on two devices; else Refused."""
+        if self.kind != "lan" or self.row.meta.get("host") != SEATS[host_seat]:
+            raise Refused("only the host of a game on two devices can invite")
+        return 1 - host_seat
+
+    def invitation(self, host_seat: int) -> str:
+        """The join link's key, for the host; Refused once a device has taken the guest's seat."""
+        guest = self.guest_seat(host_seat)
+        key = self.row.meta.get("invite")
+        if not isinstance(key, str):
+            raise Refused(f"a device has joined as {SEATS[guest]}; release the seat to invite another")
+        return key
+
+    async def claim(self, key: str) -> tuple[int, str]:
+        """The first device to open the join link gets the guest's seat and its token (which nobody
+        else, not the host either, is ever sent); the link then seats nobody else."""
+        async with self.lock:
+            invite = self.row.meta.get("invite")
+            if self.kind != "lan" or not isinstance(key, str) or not isinstance(invite, str) \
+                    or not secrets.compare_digest(key, invite):
+                raise Refused("this join link has been used or replaced: ask the host for a new one")
+            guest = 1 - SEATS.index(self.row.meta["host"])
+            await self._commit(lambda: self.row.meta.pop("invite"))
+            return guest, self.tokens[guest]
+
+    async def release(self, host_seat: int) -> int:
+        """The host frees the guest's seat: the old token stops working and a new join link is made."""
+        guest = self.guest_seat(host_seat)
+        async with self.lock:
+            def change() -> None:
+                self.tokens[guest] = new_token()
+                self.row.meta["tokens"] = {**self.row.meta["tokens"], SEATS[guest]: self.tokens[guest]}
+                self.row.meta["invite"] = new_token()
+            old = self.tokens[guest]
+            try:
+                await self._commit(change)
+            except Refused:
+                self.tokens[guest] = old
+                raise
+        return guest
 
     # ------------------------------------------------------------ rules plumbing
 
@@ -386,13 +494,13 @@ class LocalSession(Session):
     def _apply(self, a: int) -> None:
         """Apply a legal action: record it, write both seats' logs, track the turn's start."""
         s = self.state
-        before = [observation(s, 0), observation(s, 1)]
+        before = [observation(s, viewer) for viewer in VIEWERS]
         d, turn = s.decision, s.turn
         text = action_text(a, s.b)
         s.apply_unchecked(a)
         self.record.actions.append(text)
-        for seat in (0, 1):
-            self.logs[seat] += log_lines(before[seat], a, observation(s, seat), seat)
+        for viewer, seen in zip(VIEWERS, before, strict=True):
+            self.logs[viewer] += log_lines(seen, a, observation(s, viewer), viewer)
         if a == A.DRAW or (a == A.USE and d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW)) or \
                 A.PICK <= a < A.PICK_END:
             self._revealed = True
@@ -405,9 +513,9 @@ class LocalSession(Session):
         del self.record.actions[n:]
         self.state = start.copy()
         # the logs were written action by action: cut back to the lines written before the turn began
-        for seat in (0, 1):
-            self.logs[seat] = [e for e in self.logs[seat] if e["n"] <= start.ply]
-        for viewer in (0, 1):  # both logs lost the turn's lines, so both say why
+        for viewer in VIEWERS:
+            self.logs[viewer] = [e for e in self.logs[viewer] if e["n"] <= start.ply]
+        for viewer in VIEWERS:  # every log lost the turn's lines, so each says why
             line = {"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
                     "text": f"{SEATS[start.turn].capitalize()} takes the turn back"}
             if viewer == start.turn:
@@ -418,7 +526,7 @@ class LocalSession(Session):
         s = self.state
         s.concede(seat)
         self.row.meta["conceded"] = SEATS[seat]
-        for viewer in (0, 1):
+        for viewer in VIEWERS:
             line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
                     "text": f"{SEATS[seat].capitalize()} concedes. {result_text(s)}"}
             if viewer == seat:
@@ -430,11 +538,15 @@ class LocalSession(Session):
         back and refuse. Called under ``self.lock``, so nothing else changes this game meanwhile."""
         saved = (self.state.copy(), list(self.record.actions), [lines[:] for lines in self.logs], self._checkpoint,
                  self._revealed, dict(self.row.meta))
+        self._views.clear()
+        self._messages.clear()
         change()
         try:
             await self._save()
         except Exception as e:
             (self.state, self.record.actions, self.logs, self._checkpoint, self._revealed, self.row.meta) = saved
+            self._views.clear()
+            self._messages.clear()
             log.error("game %s: cannot store: %s", self.id, e)
             raise Refused(f"the game could not be saved, nothing changed ({e})") from None
 
@@ -450,20 +562,21 @@ class LocalSession(Session):
 
     def kick_bot(self) -> None:
         """Start the bot's turn if it is due (and not already running)."""
-        if self.bot is None or self.state.over or self.state.actor != self.bot_seat:
+        if self.bot_level is None or self.state.over or self.state.actor != self.bot_seat:
             return
         if self._bot_task and not self._bot_task.done():
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._run_bot())
+        self._bot_task.add_done_callback(lambda _: self.release_if_idle())  # its last move may end the game
 
     @property
     def pace(self) -> float:
         """Seconds from the start of each bot move to its answer: the longer of the bot delay and the
         level's time budget (0 when the delay is 0: tests and benchmarks). It depends on nothing the
         bot sees, so the answer's timing cannot tell how many options the bot had (issue 12 item 10)."""
-        if self.bot_delay <= 0 or self.bot is None:
+        if self.bot_delay <= 0 or self.bot_level is None:
             return 0.0
-        level = next((lv for lv in app_bots.levels() if lv.name == self.row.meta["bot"]["level"]), None)
+        level = next((lv for lv in app_bots.levels() if lv.name == self.bot_level), None)
         return max(self.bot_delay, level.budget_s if level else 0.0)
 
     _clock = staticmethod(time.monotonic)
@@ -472,13 +585,18 @@ class LocalSession(Session):
     async def _wait(seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
 
-    async def _bot_answer(self, bot: Bot, obs: State) -> int:
+    @staticmethod
+    async def _think(level: str, obs: State, budget_s: float | None) -> int:
+        """The bot's choice, made in the bots' process pool from its seat's observation only."""
+        return await pool.choose(level, obs, budget_s)
+
+    async def _bot_answer(self, level: str, obs: State) -> int:
         """The bot's action, released at the pace after the move began, however long it thought
         (a forced move answers no sooner than a long search); its thinking is capped at the pace."""
         start = self._clock()
         pace = self.pace
         try:
-            a = await asyncio.to_thread(bot.choose, obs, pace or None)
+            a = await self._think(level, obs, pace or None)
         except Exception:
             log.exception("game %s: the bot failed; it plays a random legal action", self.id)
             a = self.rng.choice(obs.legal_actions())
@@ -486,10 +604,10 @@ class LocalSession(Session):
         return a
 
     async def _run_bot(self) -> None:
-        bot = self.bot
-        while bot is not None and not self.state.over and self.state.actor == self.bot_seat:
+        level = self.bot_level
+        while level is not None and not self.state.over and self.state.actor == self.bot_seat:
             ply = self.state.ply
-            a = await self._bot_answer(bot, observation(self.state, self.bot_seat))
+            a = await self._bot_answer(level, observation(self.state, self.bot_seat))
             async with self.lock:
                 if self.state.ply != ply or self.state.over:
                     continue  # the game moved on meanwhile (a concession): think again

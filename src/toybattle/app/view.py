@@ -511,3 +511,15 @@ def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_
         "threats": threats(obs, seat),
         "decider": ending(log) if obs.over else None,
     }
+
+
+def behind_cover(view: dict[str, Any]) -> bool:
+    """A hot-seat page shows its cover when the view's seat is not the one deciding: the turn passed."""
+    return not view.get("over") and view.get("actor") not in (None, view.get("seat"))
+
+
+def covered(view: dict[str, Any]) -> dict[str, Any]:
+    """The view a hot-seat page holds behind its cover: no tiles of either seat (its rack, laid
+    tiles, the opponent's tiles it saw) and no log (its lines name the seat's own draws). The next
+    player's view comes when that player uncovers (a hello with that seat's token)."""
+    return {**view, "rack": [], "laid": [], "seen": [], "log": [], "covered": True}

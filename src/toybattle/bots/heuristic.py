@@ -85,13 +85,8 @@ def _grow(start: int, own: int, adj: list[int]) -> int:
 
 
 def own_mask(s: State, seat: int) -> int:
-    m = 0
-    stacks = s.stacks
-    for i in s.b.bases:
-        st = stacks[i]
-        if st and st[-1] >> 4 == seat:
-            m |= 1 << i
-    return m
+    """The bases ``seat``'s tiles top."""
+    return s.owned[seat] & s.b.base_mask
 
 
 def hq_distance(s: State, seat: int, own: int | None = None) -> int:
@@ -205,10 +200,6 @@ def greedy_scores(s: State) -> list[tuple[float, int]]:
 
 
 # ------------------------------------------------------------------ playout policy
-
-def _placement_node(a: int) -> int:
-    return a & 31 if A.PLACE <= a < A.PLACE_END else -1
-
 
 def playout_action(s: State, rng: random.Random) -> int:
     """A quick, sensible action for the seat to move in a full (determinized) state: win at once,

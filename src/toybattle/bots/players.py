@@ -12,6 +12,8 @@ import math
 import random
 import time
 
+from mypy_extensions import mypyc_attr
+
 from ..rules import State, determinizer
 from . import heuristic as H
 
@@ -24,6 +26,7 @@ def time_limit(budget_s: float) -> float:
     return 2.0 * budget_s + 1.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the engine's and tests' bots subclass it
 class Bot:
     """A player that sees only observations. ``choose`` returns one legal action."""
 

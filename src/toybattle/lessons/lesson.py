@@ -171,3 +171,28 @@ def lesson(lesson_id: str) -> Lesson:
         if x.id == lesson_id:
             return x
     raise KeyError(lesson_id)
+
+
+# The topics' and lessons' titles in other languages (data/titles.<lang>.json, by id, every one said);
+# a lesson's other texts are English for now.
+TITLE_LANGS = ("fr",)
+
+
+@cache
+def titles(lang: str) -> dict[str, str]:
+    """Topic and lesson id -> its title in ``lang`` (English for a language without its own file)."""
+    english = {t.id: t.title for t in topics()} | {x.id: x.title for x in all_lessons()}
+    if lang not in TITLE_LANGS:
+        return english
+    name = f"titles.{lang}.json"
+    try:
+        raw = json.loads(resources.files("toybattle.lessons").joinpath(f"data/{name}").read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise LessonError(f"{name}: cannot read it: {e}") from None
+    if not isinstance(raw, dict) or set(raw) != {"topics", "lessons"} or \
+            not all(isinstance(v, dict) for v in raw.values()):
+        raise LessonError(f"{name}: holds {{topics, lessons}}, each an object of titles by id")
+    said: dict[str, str] = raw["topics"] | raw["lessons"]
+    if set(said) != set(english) or not all(isinstance(v, str) and v.strip() for v in said.values()):
+        raise LessonError(f"{name}: must give every topic and lesson of the lesson files a title, no more")
+    return said

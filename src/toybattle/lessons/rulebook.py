@@ -116,3 +116,42 @@ def as_json(book: Rulebook, topic: str | None = None) -> dict[str, Any]:
     if topic == "faq":
         return {"id": "faq", "faq": [q(x) for x in book.faq]}
     return t(book.topic(topic)) | {"faq": [q(x) for x in book.faq if x.topic == topic]}
+
+
+# Other languages: data/rules.<lang>.json says each topic's title and rules (in order) and each
+# question and answer again, by id; the sources, topics and tests are the English book's own.
+LANGS = ("fr",)
+
+
+def parse_translation(raw: Any, book: Rulebook, lang: str) -> Rulebook:
+    """``book`` in the words of ``raw`` (rules.<lang>.json), which must say every text of it, no more."""
+    name = f"rules.{lang}.json"
+    if not isinstance(raw, dict) or set(raw) != {"topics", "faq"} or \
+            not isinstance(raw["topics"], dict) or not isinstance(raw["faq"], dict):
+        raise RulebookError(f"{name} holds {{topics, faq}}, each an object by id")
+    if set(raw["topics"]) != {t.id for t in book.topics} or set(raw["faq"]) != {q.id for q in book.faq}:
+        raise RulebookError(f"{name}: the topic and question ids differ from rules.json")
+    topics = []
+    for t in book.topics:
+        said = raw["topics"][t.id]
+        rules = said.get("rules") if isinstance(said, dict) else None
+        if not isinstance(rules, list) or len(rules) != len(t.rules) or \
+                not all(isinstance(r, str) and r.strip() for r in rules):
+            raise RulebookError(f"{name}: topic {t.id} must say its {len(t.rules)} rules as texts")
+        topics.append(Topic(t.id, _text(said, "title", f"{name}: topic {t.id}"),
+                            tuple(Rule(text, r.source) for text, r in zip(rules, t.rules, strict=True))))
+    faq = [Question(q.id, q.topic, _text(raw["faq"][q.id], "question", f"{name}: {q.id}"),
+                    _text(raw["faq"][q.id], "answer", f"{name}: {q.id}"), q.source, q.test) for q in book.faq]
+    return Rulebook(tuple(topics), tuple(faq))
+
+
+@cache
+def load_in(lang: str) -> Rulebook:
+    """The rules and FAQ in language ``lang`` (English for any language without its own file)."""
+    if lang not in LANGS:
+        return load()
+    text = resources.files("toybattle.lessons").joinpath(f"data/rules.{lang}.json").read_text("utf-8")
+    try:
+        return parse_translation(json.loads(text), load(), lang)
+    except json.JSONDecodeError as e:
+        raise RulebookError(f"rules.{lang}.json is not valid JSON: {e}") from None

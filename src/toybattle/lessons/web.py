@@ -26,8 +26,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from toybattle.app import words
 from toybattle.app.bots import levels
-from toybattle.app.server import AppContext, Part, json_object
+from toybattle.app.server import AppContext, Part, json_object, page_language
 from toybattle.app.server import error_response as _error
 from toybattle.app.session import LocalSession, Refused
 from toybattle.app.view import seat_view
@@ -35,7 +36,7 @@ from toybattle.rules import SEATS, State, determinize, observation
 from toybattle.store import StoreError
 
 from . import goals, rulebook
-from .lesson import Lesson, all_lessons, lesson, topics
+from .lesson import Lesson, all_lessons, lesson, titles, topics
 from .play import Attempt, play
 
 MAX_ACTIONS = 24
@@ -55,20 +56,21 @@ def _view(s: State, me: int, x: Lesson) -> dict[str, Any]:
                                                     "terrain": s.terrain.id, "first_game": s.first_game})
 
 
-def lesson_json(x: Lesson) -> dict[str, Any]:
+def lesson_json(x: Lesson, lang: str = words.DEFAULT) -> dict[str, Any]:
     s = x.start()
     me = s.actor
-    return x.summary() | {
+    return x.summary() | {"title": titles(lang)[x.id]} | {
         "source": x.source, "intro": x.intro, "steps": list(x.steps), "question": x.question,
         "hints": list(x.hints), "goal": [goals.describe(c) for c in x.goal], "seat": SEATS[me],
-        "terrain": s.terrain.id, "terrain_name": s.terrain.name, "first_game": s.first_game,
-        "view": _view(s, me, x),
+        "terrain": s.terrain.id, "terrain_name": s.terrain.name_fr if lang == "fr" else s.terrain.name,
+        "first_game": s.first_game, "view": words.localize(_view(s, me, x), lang),
     }
 
 
-def attempt_json(x: Lesson, a: Attempt) -> dict[str, Any]:
-    return {"status": a.status, "done": a.done, "feedback": a.feedback, "refusal": a.refusal,
-            "actions": a.actions, "view": _view(a.state, a.me, x)}
+def attempt_json(x: Lesson, a: Attempt, lang: str = words.DEFAULT) -> dict[str, Any]:
+    """The verdict on an attempt; the game's words (the view, the refusal) in ``lang``."""
+    return {"status": a.status, "done": a.done, "feedback": a.feedback, "refusal": words.translate(a.refusal, lang),
+            "actions": a.actions, "view": words.localize(_view(a.state, a.me, x), lang)}
 
 
 def _find(request: Request) -> Lesson | None:
@@ -97,13 +99,14 @@ async def page(request: Request) -> Response:
 
 
 async def list_lessons(request: Request) -> JSONResponse:
+    said = titles(page_language(request))
     out = []
     for t in topics():
         rows = []
         for x in t.lessons:
             s = x.start()
-            rows.append(x.summary() | {"terrain": s.terrain.id, "first_game": s.first_game})
-        out.append({"id": t.id, "title": t.title, "lessons": rows})
+            rows.append(x.summary() | {"title": said[x.id], "terrain": s.terrain.id, "first_game": s.first_game})
+        out.append({"id": t.id, "title": said[t.id], "lessons": rows})
     return JSONResponse({"topics": out})
 
 
@@ -111,7 +114,7 @@ async def get_lesson(request: Request) -> JSONResponse:
     x = _find(request)
     if x is None:
         return _error("no such lesson", 404)
-    return JSONResponse(lesson_json(x))
+    return JSONResponse(lesson_json(x, page_language(request)))
 
 
 async def play_lesson(request: Request) -> JSONResponse:
@@ -122,7 +125,7 @@ async def play_lesson(request: Request) -> JSONResponse:
     if isinstance(got, JSONResponse):
         return got
     actions, nonce, _ = got
-    return JSONResponse(attempt_json(x, play(x, actions, _rng(x.id, nonce))))
+    return JSONResponse(attempt_json(x, play(x, actions, _rng(x.id, nonce)), page_language(request)))
 
 
 async def continue_lesson(request: Request) -> JSONResponse:
@@ -158,7 +161,7 @@ def start_bot_game(ctx: AppContext, x: Lesson, s: State, human: int, level: str)
 
 
 async def rules(request: Request) -> JSONResponse:
-    return JSONResponse(rulebook.as_json(rulebook.load()))
+    return JSONResponse(rulebook.as_json(rulebook.load_in(page_language(request))))
 
 
 def play_again(ctx: AppContext, old: LocalSession) -> LocalSession:

@@ -8,16 +8,27 @@ In a record a player's action may name its seat: ``blue:7@18`` (see ``parse_seat
 """
 from __future__ import annotations
 
+from typing import Final
+
 from .terrain import Board
 from .troops import SEATS, code, name, parse_troop
 
-DRAW, USE, SKIP = 1, 2, 3
-PLACE, PLACE_END = 0x100, 0x100 + (9 << 5)
-JUMBO, JUMBO_END = 0x400, 0x420
-RECALL, RECALL_END = 0x500, 0x520
-SHOVE, SHOVE_END = 0x800, 0x800 + (32 << 5)
-RECOVER, RECOVER_END = 0xC00, 0xC09
-PICK, PICK_END = 0xD00, 0xD20
+# Final: the compiled build inlines them (a plain module constant is a dictionary lookup there).
+DRAW: Final = 1
+USE: Final = 2
+SKIP: Final = 3
+PLACE: Final = 0x100
+PLACE_END: Final = 0x100 + (9 << 5)
+JUMBO: Final = 0x400
+JUMBO_END: Final = 0x420
+RECALL: Final = 0x500
+RECALL_END: Final = 0x520
+SHOVE: Final = 0x800
+SHOVE_END: Final = 0x800 + (32 << 5)
+RECOVER: Final = 0xC00
+RECOVER_END: Final = 0xC09
+PICK: Final = 0xD00
+PICK_END: Final = 0xD20
 
 
 def place(troop: int, index: int) -> int:

@@ -264,7 +264,7 @@ def _build(f: _Fields) -> State:
             if i in stack_lines:
                 raise NotationError(f"node {words[0]} given twice (first on line {stack_lines[i]})")
             stack_lines[i] = n
-            s.stacks[i] = tuple(_parse_board_tile(w) for w in words[1:])
+            s.set_stack(i, tuple(_parse_board_tile(w) for w in words[1:]))
     with _at(f.line("discard")):
         s.discard = [_parse_board_tile(w) for w in f.get("discard") if w != "-"]
     for seat, key in rests:

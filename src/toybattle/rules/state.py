@@ -12,12 +12,14 @@ was fixed by the setup shuffle, so a game is replayed exactly from the tile
 orders and its actions.
 
 Actions are ints (see ``actions.py``); connection and legal slots are derived
-from the stacks each time with bitmasks, never stored.
+each time with bitmasks, never stored, from occupancy masks (which nodes each seat
+and each tile tops) that ``set_stack`` keeps in step with the stacks.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from . import actions as A
 from .terrain import Board, Terrain, board
@@ -42,10 +44,21 @@ from .troops import (
     shuffled_army,
 )
 
-# What the current decision is about.
-TURN, EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET = range(6)
-RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE = range(6, 11)
-XB_PICK, LAY_PICK, OVER = range(11, 14)
+# What the current decision is about (Final: the compiled build inlines them).
+TURN: Final = 0
+EXTRA: Final = 1
+SKULLY_DRAW: Final = 2
+STAR_DRAW: Final = 3
+XB_USE: Final = 4
+JUMBO_TARGET: Final = 5
+RECALL: Final = 6
+RAINBOW_DRAW: Final = 7
+SHOVE: Final = 8
+RECOVER: Final = 9
+LAY_USE: Final = 10
+XB_PICK: Final = 11
+LAY_PICK: Final = 12
+OVER: Final = 13
 CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
 BASE_DECISIONS = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
 NODE_DECISIONS = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
@@ -97,6 +110,7 @@ class State:
         "dnode",
         "first",
         "laid",
+        "owned",
         "ply",
         "public",
         "queue",
@@ -104,12 +118,15 @@ class State:
         "reason",
         "reserve",
         "stacks",
+        "topped",
         "turn",
         "winner",
     )
 
     b: Board
-    stacks: list[tuple[int, ...]]  # per node index, bottom -> top
+    stacks: list[tuple[int, ...]]  # per node index, bottom -> top; change one only with set_stack
+    owned: list[int]  # per seat, the nodes it tops: kept by set_stack so no move scans the board
+    topped: list[int]  # per tile (seat << 4 | troop), the nodes it tops
     rack: list[list[int]]  # per seat, standing tiles, sorted
     laid: list[list[int]]  # per seat, tiles laid face down by Battlefield (still on the rack)
     reserve: list[list[int]]  # per seat, top of the reserve is the END of the list
@@ -150,29 +167,34 @@ class State:
         s._start_turn(first)
         return s
 
+    def __init__(self, b: Board) -> None:
+        """An empty board ``b`` with empty racks and reserves, blue to play (``new`` deals a game)."""
+        self.b = b
+        self.stacks = [()] * b.size
+        self.owned = [0, 0]
+        self.topped = [0] * 32
+        self.rack, self.laid, self.reserve, self.aside, self.public = [[], []], [[], []], [[], []], [[], []], [[], []]
+        self.discard = []
+        self.claimed = [-1] * len(b.regions)
+        self.first = BLUE
+        self.turn = BLUE
+        self.decision = TURN
+        self.dnode = -1
+        self.queue = []
+        self.winner = -1
+        self.reason = ""
+        self.ply = 0
+
     @classmethod
     def empty(cls, terrain: str = "castle", first_game: bool = False) -> State:
         """An empty board with empty racks and reserves, blue to play (for building positions)."""
-        s = cls.__new__(cls)
-        s.b = board(terrain, first_game)
-        s.stacks = [()] * s.b.size
-        s.rack, s.laid, s.reserve, s.aside, s.public = [[], []], [[], []], [[], []], [[], []], [[], []]
-        s.discard = []
-        s.claimed = [-1] * len(s.b.regions)
-        s.first = BLUE
-        s.turn = BLUE
-        s.decision = TURN
-        s.dnode = -1
-        s.queue = []
-        s.winner = -1
-        s.reason = ""
-        s.ply = 0
-        return s
+        return cls(board(terrain, first_game))
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.b = self.b
+        s = State(self.b)
         s.stacks = self.stacks[:]
+        s.owned = self.owned[:]
+        s.topped = self.topped[:]
         s.rack = [self.rack[0][:], self.rack[1][:]]
         s.laid = [self.laid[0][:], self.laid[1][:]]
         s.reserve = [self.reserve[0][:], self.reserve[1][:]]
@@ -185,11 +207,27 @@ class State:
         s.winner, s.reason, s.ply = self.winner, self.reason, self.ply
         return s
 
+    def set_stack(self, i: int, tiles: tuple[int, ...]) -> None:
+        """Put ``tiles`` (bottom -> top) on node index ``i``, keeping the occupancy masks."""
+        bit = 1 << i
+        old = self.stacks[i]
+        if old:
+            self.topped[old[-1]] &= ~bit
+            self.owned[old[-1] >> 4] &= ~bit
+        if tiles:
+            self.topped[tiles[-1]] |= bit
+            self.owned[tiles[-1] >> 4] |= bit
+        self.stacks[i] = tiles
+
+    def _fields(self) -> tuple[object, ...]:
+        """Everything but the board, for comparing states (compiled classes have no ``__slots__`` to walk)."""
+        return (self.stacks, self.rack, self.laid, self.reserve, self.aside, self.public, self.discard, self.claimed,
+                self.first, self.turn, self.decision, self.dnode, self.queue, self.winner, self.reason, self.ply)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "b") and \
-            self.b is other.b
+        return self.b is other.b and self._fields() == other._fields()
 
     __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
 
@@ -237,12 +275,8 @@ class State:
         return self._reach(seat, self._own(seat))[1]
 
     def _own(self, seat: int) -> int:
-        m = 0
-        for i in self.b.bases:
-            st = self.stacks[i]
-            if st and st[-1] >> 4 == seat:
-                m |= 1 << i
-        return m
+        """Bitmask of the bases ``seat``'s tiles top."""
+        return self.owned[seat] & self.b.base_mask
 
     def _reach(self, seat: int, own: int) -> tuple[int, int]:
         """(nodes one path away from the connected network, connected own bases)."""
@@ -264,29 +298,22 @@ class State:
     def _targets(self, seat: int) -> tuple[list[int], int, int]:
         """Per troop, the nodes its tile may legally go to (Hook's waiver included); plus reach and own."""
         b = self.b
-        own = 0
-        empty = 0
-        enemy = [0] * 9
-        stacks = self.stacks
-        for i in b.bases:
-            st = stacks[i]
-            if not st:
-                empty |= 1 << i
-            elif st[-1] >> 4 == seat:
-                own |= 1 << i
-            else:
-                enemy[st[-1] & 15] |= 1 << i
+        bases = b.base_mask
+        own = self.owned[seat] & bases
+        empty = bases & ~(self.owned[0] | self.owned[1])
+        enemy = (1 - seat) << 4  # the enemy's tile of troop t is enemy | t
+        topped = self.topped
         reach, _ = self._reach(seat, own)
         reach &= ~b.hq_mask[seat]
-        free = empty | own | b.hq_mask[1 - seat] | enemy[KWAK]
+        free = empty | own | b.hq_mask[1 - seat] | (topped[enemy | KWAK] & bases)
         allowed = b.allowed
         out = [0] * 9
         weaker = 0
         for t in range(1, 8):
             out[t] = reach & (free | weaker) & allowed[t]
-            weaker |= enemy[t]
+            weaker |= topped[enemy | t] & bases
         out[KWAK] = reach & (free | weaker) & allowed[KWAK]
-        hook_ok = (free | enemy[1] | enemy[2] | enemy[3]) & allowed[HOOK]
+        hook_ok = (free | ((topped[enemy | 1] | topped[enemy | 2] | topped[enemy | 3]) & bases)) & allowed[HOOK]
         out[HOOK] |= hook_ok & b.base_mask & ~b.nullify_mask
         return out, reach, own
 
@@ -442,21 +469,21 @@ class State:
         elif A.JUMBO <= action < A.JUMBO_END:
             i = action - A.JUMBO
             self.discard.append(self.stacks[i][-1])
-            self.stacks[i] = self.stacks[i][:-1]
+            self.set_stack(i, self.stacks[i][:-1])
             if not self._after_change((i,)):
                 self._next_base_effect()
         elif A.RECALL <= action < A.RECALL_END:
             i = action - A.RECALL
             t = self.stacks[i][-1]
-            self.stacks[i] = self.stacks[i][:-1]
+            self.set_stack(i, self.stacks[i][:-1])
             self._to_rack(seat, t, public=True)
             if not self._after_change((i,)):
                 self._next_base_effect()
         elif A.SHOVE <= action < A.SHOVE_END:
             i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
             t = self.stacks[i][-1]
-            self.stacks[i] = self.stacks[i][:-1]
-            self.stacks[j] = self.stacks[j] + (t,)
+            self.set_stack(i, self.stacks[i][:-1])
+            self.set_stack(j, self.stacks[j] + (t,))
             if not self._after_change((i, j)):
                 self._next_base_effect()
         elif A.RECOVER <= action < A.RECOVER_END:
@@ -493,7 +520,7 @@ class State:
 
     def _place(self, seat: int, troop: int, i: int) -> None:
         b = self.b
-        self.stacks[i] = self.stacks[i] + ((seat << 4) | troop,)
+        self.set_stack(i, self.stacks[i] + ((seat << 4) | troop,))
         if (b.hq_mask[1 - seat] >> i) & 1:
             self._finish(seat, HQ)
             return

@@ -10,12 +10,21 @@ import json
 import random
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
-BLUE, RED = 0, 1
+# Final: the compiled build inlines them (a plain module constant is a dictionary lookup there).
+BLUE: Final = 0
+RED: Final = 1
 SEATS = ("blue", "red")
-UNKNOWN = 0
-SKULLY, CAPN, JUMBO, HOOK, XB42, STAR, ROXY, KWAK = range(1, 9)
+UNKNOWN: Final = 0
+SKULLY: Final = 1
+CAPN: Final = 2
+JUMBO: Final = 3
+HOOK: Final = 4
+XB42: Final = 5
+STAR: Final = 6
+ROXY: Final = 7
+KWAK: Final = 8
 TROOPS = (SKULLY, CAPN, JUMBO, HOOK, XB42, STAR, ROXY, KWAK)
 
 
@@ -40,10 +49,10 @@ def _load() -> tuple[dict[int, TroopInfo], dict[str, Any]]:
 
 
 INFO, _RAW = _load()
-COPIES: int = _RAW["copies"]
-SET_ASIDE: int = _RAW["set_aside"]
-RACK_LIMIT: int = _RAW["rack_limit"]
-OPENING_RACK: tuple[int, int] = (_RAW["opening_rack"]["first"], _RAW["opening_rack"]["second"])
+COPIES: Final[int] = _RAW["copies"]
+SET_ASIDE: Final[int] = _RAW["set_aside"]
+RACK_LIMIT: Final[int] = _RAW["rack_limit"]
+OPENING_RACK: Final[tuple[int, int]] = (_RAW["opening_rack"]["first"], _RAW["opening_rack"]["second"])
 
 _BY_CODE = {INFO[t].code: t for t in TROOPS}
 _BY_NAME = {INFO[t].name.lower(): t for t in TROOPS} | {INFO[t].name_fr.lower(): t for t in TROOPS}

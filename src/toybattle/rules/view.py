@@ -16,18 +16,21 @@ from collections.abc import Callable
 from .state import State
 from .troops import BLUE, RED, SEATS, full_army
 
+SPECTATOR = -1  # the seat of someone who watches: no seat's hidden tiles are known to it
+
 
 def observation(state: State, seat: int) -> State:
-    """The state as ``seat`` sees it: the same type, with what it may not know made unknown."""
+    """The state as ``seat`` sees it: the same type, with what it may not know made unknown.
+    ``SPECTATOR`` sees what both players see: the table, the discard, the tiles each saw arrive
+    on the other's rack (``public``), and only the number of tiles on every rack and reserve."""
     obs = state.copy()
-    enemy = 1 - seat
-    unknown_own, unknown_enemy = seat << 4, enemy << 4
-    obs.reserve[seat] = [unknown_own] * len(state.reserve[seat])
-    obs.aside[seat] = [unknown_own] * len(state.aside[seat])
-    obs.rack[enemy] = [unknown_enemy] * len(state.rack[enemy])
-    obs.laid[enemy] = [unknown_enemy] * len(state.laid[enemy])
-    obs.reserve[enemy] = [unknown_enemy] * len(state.reserve[enemy])
-    obs.aside[enemy] = [unknown_enemy] * len(state.aside[enemy])
+    for side in (BLUE, RED):
+        unknown = side << 4
+        obs.reserve[side] = [unknown] * len(state.reserve[side])
+        obs.aside[side] = [unknown] * len(state.aside[side])
+        if side != seat:
+            obs.rack[side] = [unknown] * len(state.rack[side])
+            obs.laid[side] = [unknown] * len(state.laid[side])
     return obs
 
 

@@ -36,13 +36,15 @@ class Wheel:
         return f"{self.name}-{self.version}-py3-none-any.whl"
 
 
-# The app's web layer (Starlette) and what it needs on Python 3.14; the same versions the app runs
+# The app's web layer (Starlette) and what it and the bots need on Python 3.14; the same versions the app runs
 # natively. uvicorn, websockets, segno, rich and magic-wormhole are not needed in the browser.
 WHEELS = (
     Wheel("starlette", "1.10.0", "478c0ab3b4ced6e82719849c118fa406f0278a3499c1a898cd15cd31bdc38ce4"),
     Wheel("anyio", "4.16.0", "c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026"),
     Wheel("idna", "3.20", "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c"),
     Wheel("typing_extensions", "4.16.0", "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"),
+    # the bots mark a class for the optional compiled build (mypyc_attr): a no-op, but imported
+    Wheel("mypy_extensions", "1.2.0", "993e7a20aa5671eb41a7132cf555af30062da99729601601b9a8382b11cae768"),
 )
 
 

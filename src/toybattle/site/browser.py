@@ -39,6 +39,13 @@ class SyncedStore(Store):
         super().put(row)
         self._persist()
 
+    # A browser's worker runs no threads: the file is written in turn, which the page never waits on.
+    async def put_async(self, row: GameRow) -> None:
+        self.put(row)
+
+    async def get_async(self, game_id: str) -> GameRow | None:
+        return self.get(game_id)
+
 
 class Bridge:
     """A tiny ASGI server for one Starlette app: HTTP requests in, responses out; websockets as
@@ -159,6 +166,10 @@ async def serve(db_path: str, post: Callable[[Message], object], persist: Callab
                 bot_delay: float = 0.6) -> Bridge:
     """The app over the games file at ``db_path``, started and ready for the page."""
     store = SyncedStore(db_path, persist)
-    bridge = Bridge(build_app(store, bot_delay=bot_delay), post)
+    app = build_app(store, bot_delay=bot_delay)
+    # the app's guard answers only to its own host names; here the only caller is this page, in-process
+    # (no network, so no rebinding), and Bridge names the host "site"
+    app.state.ctx.allowed_hosts.add("site")
+    bridge = Bridge(app, post)
     await bridge.start()
     return bridge

@@ -27,7 +27,8 @@ def on_code(code):
 
 async def main(raw):
     args = json.loads(raw)
-    game = Game(Options(relay=args["relay"], db="/tmp/games.sqlite3", seed=args["seed"], timeout=30, wait=30),
+    game = Game(Options(relay=args["relay"], db="/tmp/games.sqlite3", seed=args["seed"], move_limit=30,
+                        reply_limit=30, wait=30),
                 Bot(), print, rooms=Rooms(connect_browser))
     try:
         result = await (game.join(None, args["code"]) if args.get("code") else game.host(None, on_code))

@@ -1,6 +1,7 @@
 // Toy Battle in the browser: routes to the screens (home, play, replay, troops & terrains).
 // Each screen is its own module; they share the element helpers (dom.js), the server's data
 // (data.js), cards, the rack and the board interaction (choice.js) with the Learn page.
+import { t } from "./i18n.js";
 import { $, h, fill } from "./dom.js";
 import { saved } from "./saved.js";
 import { closeSheet } from "./sheet.js";
@@ -8,6 +9,7 @@ import { showHome } from "./home.js";
 import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
 import { showTroops } from "./handbook.js";
+import { showWatch } from "./watch.js";
 import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 let current = null; // the live play screen, if any
@@ -18,7 +20,32 @@ function leaveScreen() {
   document.body.className = "";
 }
 
+// A two-device join link (/invite/{game}/{key}) seats this device if it is the first to open it.
+async function inviteFromPath() {
+  const m = location.pathname.match(/^\/invite\/([^/]+)\/([^/]+)$/);
+  if (!m) return false;
+  const [, id, key] = m;
+  const r = await fetch(`/api/games/${id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
+  const d = await r.json();
+  if (r.ok) {
+    saved.put(id, { kind: d.kind, tokens: d.tokens, created: Date.now(), host: false });
+    history.replaceState(null, "", `/#/game/${id}`);
+  } else {
+    history.replaceState(null, "", "/#/");
+    alert(d.error);
+  }
+  return true;
+}
+
+// A watch link (/watch/{game}/{key}) opens the read-only screen; the key stays in the hash route.
+function watchFromPath() {
+  const m = location.pathname.match(/^\/watch\/([\w-]+)\/([\w-]+)$/);
+  if (m) history.replaceState(null, "", `/#/watch/${m[1]}/${m[2]}`);
+}
+
 async function joinFromPath() {
+  watchFromPath();
+  if (await inviteFromPath()) return;
   const m = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)$/);
   if (!m) return;
   const [, id, token] = m;
@@ -29,7 +56,7 @@ async function joinFromPath() {
     history.replaceState(null, "", `/#/game/${id}`);
   } else {
     history.replaceState(null, "", "/#/");
-    alert("This join link does not open any game on this server.");
+    alert(t("app.badJoin"));
   }
 }
 
@@ -40,12 +67,13 @@ async function route() {
   try {
     if ((m = hash.match(/^\/game\/([\w-]+)$/))) current = await showGame(m[1]);
     else if ((m = hash.match(/^\/replay\/([\w-]+)$/))) await showReplay(m[1]);
+    else if ((m = hash.match(/^\/watch\/([\w-]+)\/([\w-]+)$/))) current = await showWatch(m[1], m[2]);
     else if (hash === "/troops") await showTroops();
     else await showHome();
   } catch (e) {
     console.error(e);
-    fill($("#app"), h("main", { class: "panel lost" }, h("h2", {}, "Cannot reach the Toy Battle server"),
-      h("p", {}, "Is `toybattle` still running? Start it again: every game is saved."), h("a", { class: "btn primary", href: "#/" }, "Retry")));
+    fill($("#app"), h("main", { class: "panel lost" }, h("h2", {}, t("app.noServer")),
+      h("p", {}, t("app.noServerWhy")), h("a", { class: "btn primary", href: "#/" }, t("app.retry"))));
   }
 }
 

@@ -1,4 +1,4 @@
-// Toy Battle board renderer (an ES module with no dependencies).
+// Toy Battle board renderer (an ES module; its one import is the catalogue, for the H.Q.'s label).
 //
 //   import { drawBoard } from "/static/js/board.js";
 //   drawBoard(svgElement, terrain, view, {
@@ -21,6 +21,7 @@
 // `opts.fx` (optional) lists the `fx` of the log lines since the last draw, so a shove slides. `view` needs only: stacks {id: [[seat, code], ...]},
 // connected {blue: [ids], red: [ids]}, claimed {regionId: seat}; lessons may pass a hand-made view.
 // Ownership is readable without colour: blue tiles are rounded shields, red tiles pointed houses.
+import { t as tr } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const W = 300, H = 500;
@@ -147,7 +148,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (n.kind === "hq") {
       el("path", { d: badgePath(n.side, R + 2), class: "hq-shape" }, g);
       const t = el("text", { class: "hq-label", y: top ? -R - 6 : 4 }, g);
-      t.textContent = "H.Q.";
+      t.textContent = tr("board.hq");
     } else {
       el("circle", { r: R, class: "base-disc" }, g);
       if (mine.has(n.id)) el("circle", { r: R + 2.5, class: "link-ring" }, g);

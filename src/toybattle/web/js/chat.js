@@ -1,24 +1,13 @@
 // Chat between the two players of a two-device or online game (the view says `game.chat`): short
 // lines and quick phrases, outside the game. Lines from the other side are shown as text (never HTML).
-import { $, h, fill, cap } from "./dom.js";
+import { $, h, fill } from "./dom.js";
+import { t, tn, seatName } from "./i18n.js";
 import { openSheet } from "./sheet.js";
 
 const MAX = 200; // characters of a line (the server refuses longer ones)
 
-// the chat's own words (kept together, ready for a catalogue)
-const T = {
-  button: "Chat",
-  title: "Chat",
-  unread: (n) => `Chat (${n} new)`,
-  placeholder: "Say something…",
-  send: "Send",
-  none: "No messages yet. Be nice!",
-  you: "You",
-  said: (who, text) => `${who}: ${text}`,
-  quick: ["Good luck!", "Well played!", "Nice move!", "Oops!", "Thanks!", "Good game!"],
-  quickLabel: "Quick phrases",
-  notSent: "Not sent: the connection is lost.",
-};
+// the quick phrases, each a catalogue key (the line sent is in the sender's language)
+const QUICK = ["chat.quick.luck", "chat.quick.played", "chat.quick.nice", "chat.quick.oops", "chat.quick.thanks", "chat.quick.gg"];
 
 export class Chat {
   /** `screen` is the PlayScreen: its socket sends, its toast and announce tell. */
@@ -26,7 +15,7 @@ export class Chat {
     this.screen = screen;
     this.lines = [];
     this.unread = 0;
-    this.button = h("button", { class: "btn ghost hidden", id: "chat-btn", "aria-label": T.button, onclick: () => this.open() }, T.button);
+    this.button = h("button", { class: "btn ghost hidden", id: "chat-btn", onclick: () => this.open() }, t("chat.button"));
   }
 
   /** Show the button only in games that have a chat. */
@@ -39,7 +28,7 @@ export class Chat {
       this.lines.push(line);
       if (line.seat !== mine) {
         this.unread += 1;
-        this.screen.announce(T.said(cap(line.seat), line.text));
+        this.screen.announce(t("chat.said", { who: seatName(line.seat), text: line.text }));
       }
     }
     this.lines = this.lines.slice(-50);
@@ -48,7 +37,7 @@ export class Chat {
   }
 
   drawButton() {
-    this.button.textContent = this.unread ? T.unread(this.unread) : T.button;
+    this.button.textContent = this.unread ? tn("chat.unread", this.unread) : t("chat.button");
     this.button.classList.toggle("unread", this.unread > 0);
   }
 
@@ -56,31 +45,31 @@ export class Chat {
     const mine = this.screen.seat;
     const box = $("#chat-lines");
     fill(box, this.lines.length ? this.lines.map((l) => {
-      const who = h("b", {}, l.seat === mine ? T.you : cap(l.seat));
+      const who = h("b", {}, l.seat === mine ? t("play.you") : seatName(l.seat));
       const text = h("span", { class: "chat-text" });
       text.textContent = l.text; // a line is text, whatever it holds
       return h("li", { class: `chat-line ${l.seat}${l.seat === mine ? " mine" : ""}` }, who, ": ", text);
-    }) : h("li", { class: "muted" }, T.none));
+    }) : h("li", { class: "muted" }, t("chat.none")));
     box.scrollTop = box.scrollHeight;
   }
 
   say(text) {
     const line = text.trim().slice(0, MAX);
     if (!line) return false;
-    if (this.screen.sock.chat(line) === null) { this.screen.toast(T.notSent); return false; }
+    if (this.screen.sock.chat(line) === null) { this.screen.toast(t("play.notSent")); return false; }
     return true;
   }
 
   open() {
-    const input = h("input", { type: "text", id: "chat-input", maxlength: String(MAX), placeholder: T.placeholder,
-      "aria-label": T.placeholder, autocomplete: "off" });
+    const input = h("input", { type: "text", id: "chat-input", maxlength: String(MAX), placeholder: t("chat.placeholder"),
+      "aria-label": t("chat.placeholder"), autocomplete: "off" });
     const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (e) => {
       e.preventDefault();
       if (this.say(input.value)) input.value = "";
-    } }, input, h("button", { class: "btn primary", type: "submit", id: "chat-send" }, T.send));
-    const quick = h("div", { class: "row wrap chat-quick", role: "group", "aria-label": T.quickLabel },
-      T.quick.map((q) => h("button", { class: "btn small", type: "button", onclick: () => this.say(q) }, q)));
-    openSheet(T.title, h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }), quick, form));
+    } }, input, h("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
+    const quick = h("div", { class: "row wrap chat-quick", role: "group", "aria-label": t("chat.quickLabel") },
+      QUICK.map((key) => h("button", { class: "btn small", type: "button", onclick: () => this.say(t(key)) }, t(key))));
+    openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }), quick, form));
     this.unread = 0;
     this.drawLines();
     this.drawButton();

@@ -1,5 +1,6 @@
 // The home screen: a new game, and the games this browser holds.
-import { $, h, fill, badge, cap } from "./dom.js";
+import { t, seatName, langSwitch } from "./i18n.js";
+import { $, h, fill, badge } from "./dom.js";
 import { getMeta, terrainInfo } from "./data.js";
 import { saved } from "./saved.js";
 import { startOnline, resumeOnline } from "./rooms.js";
@@ -15,43 +16,43 @@ export async function showHome() {
   const pick = (name, options, value) => h("div", { class: "seg", role: "radiogroup", "data-name": name },
     options.map(([v, label]) => h("label", { class: "seg-opt" },
       h("input", { type: "radio", name, value: v, checked: v === value }), h("span", {}, label))));
-  const levelSel = h("select", { name: "level", id: "level", "aria-label": "Bot level" },
+  const levelSel = h("select", { name: "level", id: "level", "aria-label": t("home.level") },
     meta.levels.map((lv) => h("option", { value: lv.name, selected: lv.name === meta.default_level }, `${lv.label}`)));
   const levelHelp = h("p", { class: "muted small", id: "level-help" });
   const setHelp = () => { const lv = meta.levels.find((l) => l.name === levelSel.value); levelHelp.textContent = lv ? lv.description : ""; };
   levelSel.addEventListener("change", setHelp);
   setHelp();
-  const terrainSel = h("select", { name: "terrain", id: "terrain", "aria-label": "Terrain" },
-    meta.terrains.map((t) => h("option", { value: t.id, selected: t.id === "castle" }, `${t.name} — objective ${t.objective.blue}`)),
-    h("option", { value: "random" }, "Random terrain"));
+  const terrainSel = h("select", { name: "terrain", id: "terrain", "aria-label": t("home.terrain") },
+    meta.terrains.map((tr) => h("option", { value: tr.id, selected: tr.id === "castle" }, `${tr.name} — ${t("home.objective", { n: tr.objective.blue })}`)),
+    h("option", { value: "random" }, t("home.randomTerrain")));
   const form = h("form", { class: "panel newgame", id: "newgame" },
-    h("h2", {}, "New game"),
-    h("div", { class: "field" }, h("span", { class: "label" }, "Play against"),
-      pick("kind", [["bot", "A bot"], ["hotseat", "A friend, this screen"], ["lan", "A friend, two devices"],
-        ...((meta.features || []).includes("online") ? [["online", "A friend, online"]] : [])], "bot")),
-    h("div", { class: "field online-only" }, h("span", { class: "label" }, "Room"),
-      pick("room", [["host", "Open a room"], ["join", "Join with a code"]], "host"),
-      h("input", { name: "code", id: "room-code", class: "join-only", placeholder: "room code, e.g. 7-guitarist-revenge", autocomplete: "off" })),
-    h("div", { class: "field online-only" }, h("label", { class: "label", for: "relay" }, "Mailbox"),
+    h("h2", {}, t("home.newGame")),
+    h("div", { class: "field" }, h("span", { class: "label" }, t("home.against")),
+      pick("kind", [["bot", t("home.bot")], ["hotseat", t("home.hotseat")], ["lan", t("home.lan")],
+        ...((meta.features || []).includes("online") ? [["online", t("home.online")]] : [])], "bot")),
+    h("div", { class: "field online-only" }, h("span", { class: "label" }, t("home.room")),
+      pick("room", [["host", t("home.host")], ["join", t("home.join")]], "host"),
+      h("input", { name: "code", id: "room-code", class: "join-only", placeholder: t("home.codeHint"), autocomplete: "off" })),
+    h("div", { class: "field online-only" }, h("label", { class: "label", for: "relay" }, t("home.mailbox")),
       h("input", { name: "relay", id: "relay", type: "text", inputmode: "url", autocomplete: "off", spellcheck: "false",
-        value: localStorage.getItem("tb.relay") || "", placeholder: "empty: this app's usual mailbox" }),
-      h("p", { class: "muted small" }, "Where the two players meet (ws://…). Both must use the same one; leave it empty unless you run your own.")),
-    h("div", { class: "field bot-only" }, h("span", { class: "label" }, "Bot level"), levelSel, levelHelp),
-    h("div", { class: "field not-join" }, h("span", { class: "label" }, "Terrain"), terrainSel),
-    h("div", { class: "field not-join" }, h("span", { class: "label" }, "Mode"),
-      pick("mode", [["standard", "Standard"], ["first", "First game (no special bases)"]], "standard")),
-    h("div", { class: "field not-join" }, h("span", { class: "label", id: "colour-label" }, "Your colour"),
-      pick("human", [["blue", "Blue"], ["red", "Red"], ["random", "Random"]], "blue")),
-    h("div", { class: "field not-online" }, h("span", { class: "label" }, "Who starts"),
-      pick("first", [["random", "Random"], ["blue", "Blue"], ["red", "Red"]], "random")),
+        value: localStorage.getItem("tb.relay") || "", placeholder: t("home.mailboxHint") }),
+      h("p", { class: "muted small" }, t("home.mailboxHelp"))),
+    h("div", { class: "field bot-only" }, h("span", { class: "label" }, t("home.level")), levelSel, levelHelp),
+    h("div", { class: "field not-join" }, h("span", { class: "label" }, t("home.terrain")), terrainSel),
+    h("div", { class: "field not-join" }, h("span", { class: "label" }, t("home.mode")),
+      pick("mode", [["standard", t("home.standard")], ["first", t("home.first")]], "standard")),
+    h("div", { class: "field not-join" }, h("span", { class: "label", id: "colour-label" }, t("home.colour")),
+      pick("human", [["blue", t("seat.blue")], ["red", t("seat.red")], ["random", t("home.random")]], "blue")),
+    h("div", { class: "field not-online" }, h("span", { class: "label" }, t("home.starts")),
+      pick("first", [["random", t("home.random")], ["blue", t("seat.blue")], ["red", t("seat.red")]], "random")),
     h("p", { class: "error", id: "form-error", role: "alert" }),
-    h("button", { class: "btn primary big", type: "submit", id: "start" }, "Start the game"));
+    h("button", { class: "btn primary big", type: "submit", id: "start" }, t("home.start")));
   const sync = () => {
     const kind = form.kind.value;
     form.classList.toggle("is-bot", kind === "bot");
     form.classList.toggle("is-online", kind === "online");
     form.classList.toggle("is-join", kind === "online" && form.room.value === "join");
-    $("#colour-label", form).textContent = kind === "hotseat" ? "Colour at the bottom first" : "Your colour";
+    $("#colour-label", form).textContent = kind === "hotseat" ? t("home.colourHot") : t("home.colour");
   };
   form.addEventListener("change", sync);
   form.addEventListener("submit", async (ev) => {
@@ -68,16 +69,16 @@ export async function showHome() {
     saved.put(data.game, { kind: data.kind, tokens: data.tokens, created: Date.now(), host: data.kind === "lan" });
     location.hash = `#/game/${data.game}`;
   });
-  const gamesBox = h("div", { class: "panel games" }, h("h2", {}, "Your games"), h("p", { class: "muted" }, "Loading…"));
+  const gamesBox = h("div", { class: "panel games" }, h("h2", {}, t("home.games")), h("p", { class: "muted" }, t("home.loading")));
   // learning and the rules come first, above the fold on a phone
   const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: l.href }, l.label));
   root.append(
     h("header", { class: "hero" },
       h("div", { class: "logo" }, badge("blue"), badge("red")),
       h("h1", {}, "Toy Battle"),
-      h("p", { class: "tagline" }, "Place troops, hold the paths back to your H.Q., surround regions for medals."),
-      h("nav", { class: "row wrap center home-links", "aria-label": "Rules" }, ...links,
-        h("a", { class: "btn", href: "#/troops", id: "troops-link" }, "Troops & terrains"))),
+      h("p", { class: "tagline" }, t("home.tagline")),
+      h("nav", { class: "row wrap center home-links", "aria-label": t("home.rules") }, ...links,
+        h("a", { class: "btn", href: "#/troops", id: "troops-link" }, t("home.troops"))), langSwitch(h)),
     h("main", { class: "home" }, form, h("div", { class: "col" }, gamesBox)));
   sync();
   fillGames(gamesBox);
@@ -96,16 +97,16 @@ async function fillGames(box) {
       if (r.status === 404) { saved.remove(id); continue; }
       st = await r.json();
     } catch { continue; }
-    const t = st.terrain ? terrainInfo(st.terrain) : null;
-    const who = { bot: "vs a bot", hotseat: "same screen", lan: "two devices", online: "online" }[st.kind] || st.kind;
-    const status = st.over ? st.result : (Object.keys(e.tokens).includes(st.turn) ? (st.kind === "hotseat" ? `${cap(st.turn)} to play` : "Your turn") : `${cap(st.turn)} to play`);
+    const ti = st.terrain ? terrainInfo(st.terrain) : null;
+    const who = ["bot", "hotseat", "lan", "online"].includes(st.kind) ? t(`home.kind.${st.kind}`) : st.kind;
+    const status = st.over ? st.result : (Object.keys(e.tokens).includes(st.turn) ? (st.kind === "hotseat" ? t("home.toPlay", { seat: seatName(st.turn) }) : t("home.yourTurn")) : t("home.toPlay", { seat: seatName(st.turn) }));
     list.append(h("li", { class: "game-item" },
-      h("div", {}, h("b", {}, t ? t.name : "Online room"), h("span", { class: "muted" }, ` · ${who} · move ${st.ply}`), h("div", { class: "small" }, status)),
+      h("div", {}, h("b", {}, ti ? ti.name : t("home.onlineRoom")), h("span", { class: "muted" }, ` · ${who} · ${t("home.move", { n: st.ply })}`), h("div", { class: "small" }, status)),
       (st.offers || {}).resume
-        ? h("button", { class: "btn primary", "data-game": id, onclick: () => resumeOnline(id, token) }, "Resume")
+        ? h("button", { class: "btn primary", "data-game": id, onclick: () => resumeOnline(id, token) }, t("home.resume"))
         : st.over && !(st.offers || {}).replay
-        ? h("a", { class: "btn", href: `#/game/${id}`, "data-game": id }, "Look")
-        : h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? "Replay" : "Resume")));
+        ? h("a", { class: "btn", href: `#/game/${id}`, "data-game": id }, t("home.look"))
+        : h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? t("end.replay") : t("home.resume"))));
   }
-  fill(box, h("h2", {}, "Your games"), list.children.length ? list : h("p", { class: "muted" }, "No games yet: start one!"));
+  fill(box, h("h2", {}, t("home.games")), list.children.length ? list : h("p", { class: "muted" }, t("home.noGames")));
 }

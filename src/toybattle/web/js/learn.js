@@ -1,6 +1,7 @@
 // The Learn section: lesson list with progress (localStorage), one lesson at a time, the rules and FAQ.
 // Every judgement comes from the server, which replays the learner's actions with the rules engine.
 // The board and tiles are drawn by the game's own renderer (board.js), so a lesson looks like a game.
+import { t as tr, seatName, langSwitch } from "./i18n.js";
 import { drawBoard, focusBoard } from "./board.js";
 import { h as el, svgEl } from "./dom.js";
 import { getJSON, getMeta, getTerrain, troopName } from "./data.js";
@@ -9,18 +10,18 @@ import { rackTiles } from "./rack.js";
 
 const app = document.getElementById("app");
 
-// the Learn page's own words (kept together, ready for a catalogue)
+// the Learn page's own words (the catalogue's "learn." keys)
 const T = {
-  heads: { right: "Right!", wrong: "Not quite.", refused: "Not allowed." },
-  rule: (r) => `Rule: ${r}.`,
-  picked: (name) => `${name}: tap a highlighted base (or tap ${name} on your rack again to put it back).`,
-  next: "Next lesson",
-  hq: (side) => `${side[0].toUpperCase()}${side.slice(1)} H.Q.`,
-  base: (id) => `Base ${id}`,
-  top: (seat, name) => `${seat} ${name} on top`,
-  empty: "empty",
-  target: "you can choose it now",
-  allDone: "All lessons",
+  heads: { right: tr("learn.right"), wrong: tr("learn.wrong"), refused: tr("learn.refused") },
+  rule: (r) => tr("learn.rule", { r }),
+  picked: (name) => tr("learn.picked", { name }),
+  next: tr("learn.next"),
+  hq: (side) => tr("play.hq", { side: seatName(side) }),
+  base: (id) => tr("play.base", { id }),
+  top: (seat, name) => tr("learn.top", { seat: seatName(seat), name }),
+  empty: tr("play.empty"),
+  target: tr("play.target"),
+  allDone: tr("learn.allDone"),
 };
 const PROGRESS_KEY = "toybattle.learn.progress";
 
@@ -43,18 +44,18 @@ function setNav(which) {
 async function showList() {
   const data = await getJSON("/api/lessons");
   setNav("lessons");
-  document.title = "Learn to play · Toy Battle";
+  document.title = `${tr("learn.title")} · Toy Battle`;
   const p = progress();
   const all = data.topics.flatMap(t => t.lessons);
   const done = all.filter(l => p[l.id] === "done").length;
   app.replaceChildren(
-    el("h1", {}, "Learn to play"),
-    el("p", { class: "progress", id: "progress" }, `${done} of ${all.length} lessons done`),
+    el("h1", {}, tr("learn.title")),
+    el("p", { class: "progress", id: "progress" }, tr("learn.progress", { done, n: all.length })),
     ...data.topics.map(t => el("section", { class: "topic" },
       el("h2", {}, t.title),
       el("ol", {}, t.lessons.map(l => el("li", { "data-lesson": l.id },
         el("a", { href: `#/lesson/${l.id}` }, l.title), " ",
-        p[l.id] === "done" ? el("span", { class: "done-mark", title: "done" }, "✓ done") : null))))),
+        p[l.id] === "done" ? el("span", { class: "done-mark", title: tr("learn.done") }, `✓ ${tr("learn.done")}`) : null))))),
   );
 }
 
@@ -63,11 +64,11 @@ async function showList() {
 async function showRules() {
   const book = await getJSON("/api/rules");
   setNav("rules");
-  document.title = "Rules & FAQ · Toy Battle";
+  document.title = `${tr("learn.rulesNav")} · Toy Battle`;
   app.replaceChildren(
-    el("h1", {}, "Rules and questions"),
-    el("p", { class: "meta" }, `The rules by topic, each with its source, and the ${book.faq.length} questions players ask, answered under their topic.`),
-    el("ul", { class: "toc", "aria-label": "Topics" }, book.topics.map(t => el("li", {},
+    el("h1", {}, tr("learn.rulesTitle")),
+    el("p", { class: "meta" }, tr("learn.rulesIntro", { n: book.faq.length })),
+    el("ul", { class: "toc", "aria-label": tr("learn.topics") }, book.topics.map(t => el("li", {},
       el("a", { href: `#/rules`, onclick: e => { e.preventDefault(); document.getElementById(`rules-${t.id}`).scrollIntoView(); } }, t.title)))),
     ...book.topics.map(t => el("section", { id: `rules-${t.id}`, class: "rules-topic panel" },
       el("h2", {}, t.title),
@@ -78,7 +79,7 @@ async function showRules() {
 
 function faqList(items) {
   if (!items.length) return null;
-  return el("div", { class: "faq" }, el("h3", {}, "Questions"), el("dl", {}, items.flatMap(q => [
+  return el("div", { class: "faq" }, el("h3", {}, tr("learn.questions")), el("dl", {}, items.flatMap(q => [
     el("dt", { id: `faq-${q.id}` }, q.question),
     el("dd", {}, q.answer, " ", el("span", { class: "source" }, `[${q.source}]`)),
   ])));
@@ -99,9 +100,9 @@ async function showLesson(id) {
   lesson.next = order[order.indexOf(lesson.id) + 1] || null;
   const board = await getTerrain(lesson.terrain);
   setNav("");
-  document.title = `${lesson.title} · Learn · Toy Battle`;
+  document.title = `${lesson.title} · ${tr("learn.title")} · Toy Battle`;
   // one svg per lesson, kept across renders, so board.js animates each placement like in a game
-  const svg = svgEl({ role: "group", "aria-label": `${lesson.terrain_name} board` });
+  const svg = svgEl({ role: "group", "aria-label": tr("learn.boardOf", { name: lesson.terrain_name }) });
   window.scrollTo(0, 0);
   const st = { lesson, board, svg, actions: [], nonce: newNonce(), view: lesson.view, choice: new Choice(),
                hintsShown: 0, result: null };
@@ -172,7 +173,7 @@ function nodeLabel(st, id) {
 
 function rackButtons(st) {
   const placing = st.choice.canPick(st.view) && !finished(st);
-  return el("div", { class: "rack", "aria-label": "your rack" },
+  return el("div", { class: "rack", "aria-label": tr("play.yourRack") },
     rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k, ev) => {
       st.choice.pick(code, k);
       renderLesson(st);
@@ -188,9 +189,9 @@ function choices(st) {
 function typeMove(st) {
   if (st.result && st.result.done) return null;
   const example = st.view.legal ? st.view.legal.actions[st.view.legal.actions.length - 1] : "";
-  const input = el("input", { name: "move", "aria-label": "type a move", placeholder: example ? `e.g. ${example}` : "", autocomplete: "off" });
+  const input = el("input", { name: "move", "aria-label": tr("learn.typeMove"), placeholder: example ? tr("learn.eg", { example }) : "", autocomplete: "off" });
   return el("form", { class: "type-move", onsubmit: e => { e.preventDefault(); if (input.value.trim()) send(st, input.value.trim()); } },
-    el("label", {}, "Or type a move: ", input), el("button", { class: "btn", type: "submit" }, "Play"));
+    el("label", {}, tr("learn.orType"), input), el("button", { class: "btn", type: "submit" }, tr("learn.play")));
 }
 
 // The verdict's head word, unless the feedback starts with it already ("Right! Right: ..."), and the
@@ -212,7 +213,7 @@ function renderLesson(st) {
   const done = st.result && st.result.done;
   const hints = lesson.hints.slice(0, st.hintsShown);
   app.replaceChildren(
-    el("p", {}, el("a", { href: "#/" }, "← all lessons")),
+    el("p", {}, el("a", { href: "#/" }, `← ${tr("learn.allLessons")}`)),
     el("h1", {}, lesson.title),
     el("div", { class: "lesson" },
       el("div", { class: "lesson-board", id: "lesson-board" }, drawLessonBoard(st)),
@@ -220,7 +221,7 @@ function renderLesson(st) {
         lesson.intro ? el("p", {}, lesson.intro) : null,
         lesson.steps.length ? el("ol", { class: "steps" }, lesson.steps.map(s => el("li", {}, el("strong", {}, s.title), " ", s.text))) : null,
         el("p", { class: "question", id: "question" }, lesson.question),
-        lesson.goal.length ? el("p", { class: "meta" }, "Checked at the end of your move: " + lesson.goal.join("; ") + ".") : null),
+        lesson.goal.length ? el("p", { class: "meta" }, tr("learn.checked", { goals: lesson.goal.join("; ") })) : null),
       el("div", { class: "lesson-play" },
         el("p", { class: "prompt", id: "prompt" }, done ? "" : (st.choice.picked && view.legal
           ? T.picked(troopName(st.choice.picked)) : view.prompt)),
@@ -231,22 +232,21 @@ function renderLesson(st) {
           done && st.result.status === "right"
             ? el("a", { class: "btn primary", id: "next", href: lesson.next ? `#/lesson/${lesson.next}` : "#/" }, lesson.next ? T.next : T.allDone) : null,
           st.hintsShown < lesson.hints.length && !done
-            ? el("button", { class: "btn", id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st); } }, "Hint") : null,
-          st.actions.length || st.result ? el("button", { class: "btn", id: "retry", onclick: () => retry(st) }, done && st.result.status === "right" ? "Play it again" : "Retry") : null,
-          el("button", { class: "btn", id: "continue", onclick: () => continueAsGame(st).catch(showError) }, "Play on against a bot")),
+            ? el("button", { class: "btn", id: "hint", onclick: () => { st.hintsShown += 1; renderLesson(st); } }, tr("play.hintBtn")) : null,
+          st.actions.length || st.result ? el("button", { class: "btn", id: "retry", onclick: () => retry(st) }, done && st.result.status === "right" ? tr("learn.again") : tr("app.retry")) : null,
+          el("button", { class: "btn", id: "continue", onclick: () => continueAsGame(st).catch(showError) }, tr("learn.playOn"))),
         hints.length ? el("ul", { class: "hints", id: "hints" }, hints.map(h => el("li", {}, h))) : null,
-        el("p", { class: "meta" }, `${lesson.terrain_name}, ${lesson.first_game ? "first-game mode" : "standard mode"}; you play ${lesson.seat}. ` +
-          `Medals: blue ${view.medals.blue}, red ${view.medals.red} (objective ${view.objective[lesson.seat]}). ` +
-          `Red rack: ${view.counts.red.rack} · Blue rack: ${view.counts.blue.rack}.`),
+        el("p", { class: "meta" }, tr(lesson.first_game ? "learn.metaFirst" : "learn.metaStandard", { terrain: lesson.terrain_name, seat: seatName(lesson.seat),
+          b: view.medals.blue, r: view.medals.red, o: view.objective[lesson.seat], rr: view.counts.red.rack, br: view.counts.blue.rack })),
         typeMove(st),
-        el("p", { class: "source" }, `Rule source: ${lesson.source}`))),
+        el("p", { class: "source" }, tr("learn.source", { source: lesson.source })))),
   );
 }
 
 // ------------------------------------------------------------------ routing
 
 function showError(e) {
-  app.replaceChildren(el("p", { class: "feedback wrong" }, `Something went wrong: ${e.message}`), el("a", { href: "#/" }, "Back to the lessons"));
+  app.replaceChildren(el("p", { class: "feedback wrong" }, tr("learn.wentWrong", { message: e.message })), el("a", { href: "#/" }, tr("learn.back")));
 }
 
 async function route() {
@@ -257,6 +257,13 @@ async function route() {
     else await showList();
   } catch (e) { showError(e); }
 }
+
+// the page's fixed words (learn.html), in the page's language
+document.title = `${tr("learn.title")} · Toy Battle`;
+document.getElementById("nav-lessons").textContent = tr("learn.lessons");
+document.getElementById("nav-rules").textContent = tr("learn.rulesNav");
+document.querySelector(".topbar a").setAttribute("aria-label", tr("learn.homeLabel"));
+document.querySelector(".topbar .title").append(langSwitch(el));
 
 window.addEventListener("hashchange", route);
 route();

@@ -1,21 +1,13 @@
 // Online wait limits in the play screen: a countdown while the other player's move or reply is due
 // (the view's `game.deadline`), and, once they are past it (`game.silent`), the three ways on the
 // session offers: claim the game, keep waiting, close the room (docs/protocol.md).
-import { $, h, cap } from "./dom.js";
+import { $, h } from "./dom.js";
+import { t, seatName } from "./i18n.js";
 import { fetch } from "./net.js"; // the API through the transport seam
 
-// the limits' own words (kept together, ready for a catalogue)
-const T = {
-  move: (who, left) => `${who} has ${left} to move.`,
-  reply: (who, left) => `Waiting for ${who}'s program: ${left} left.`,
-  late: (who) => `${who} is past the time limit.`,
-  // short, so the three fit one row on a phone (the prompt says them in full; the title too)
-  claim: "Claim",
-  wait: "Wait",
-  close: "Close",
-  full: { claim: "Claim the game (won by abandonment)", wait: "Keep waiting", close: "Close the room (the game stays saved)" },
-  unreachable: "Cannot reach the Toy Battle server: is it still running?",
-};
+// the silence buttons are short, so the three fit one row on a phone; their titles say them in full
+const FULL = { claim: "limits.claimFull", wait: "limits.waitFull", close: "limits.closeFull" };
+const SHORT = { claim: "limits.claim", wait: "limits.wait", close: "limits.close" };
 
 /** "4:05" or "12 s" for `seconds` left. */
 export function clock(seconds) {
@@ -41,10 +33,10 @@ export class Limits {
     this.stop();
     this.line.classList.toggle("hidden", !waitingForThem);
     if (!waitingForThem) return;
-    const who = cap(d.seat);
+    const who = seatName(d.seat);
     const tick = () => {
       const left = d.at - Date.now() / 1000;
-      this.line.textContent = left > 0 ? (d.kind === "move" ? T.move(who, clock(left)) : T.reply(who, clock(left))) : T.late(who);
+      this.line.textContent = left > 0 ? t(d.kind === "move" ? "limits.move" : "limits.reply", { who, left: clock(left) }) : t("limits.late", { who });
       if (left <= 0) this.stop();
     };
     tick();
@@ -57,7 +49,7 @@ export class Limits {
     if (!g.silent || v.over) return [];
     const offers = g.offers || {};
     return ["claim", "wait", "close"].filter((c) => offers[c]).map((c) =>
-      h("button", { class: `btn${c === "claim" ? " primary" : ""}`, id: `btn-${c}`, title: T.full[c], "aria-label": T.full[c], onclick: () => this.choose(c) }, T[c]));
+      h("button", { class: `btn${c === "claim" ? " primary" : ""}`, id: `btn-${c}`, title: t(FULL[c]), onclick: () => this.choose(c) }, t(SHORT[c])));
   }
 
   async choose(choice) {
@@ -67,6 +59,6 @@ export class Limits {
       const r = await fetch(`/api/online/${choice}`, { method: "POST", headers: { "content-type": "application/json" },
         body: JSON.stringify({ game: s.id, token: s.entry.tokens[s.seat] }) });
       if (!r.ok) s.toast((await r.json()).error);
-    } catch { s.toast(T.unreachable); }
+    } catch { s.toast(t("limits.unreachable")); }
   }
 }

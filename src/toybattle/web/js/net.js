@@ -6,6 +6,8 @@
 //   app on Pyodide (static/site/worker.js; messages in docs/browser.md).
 // Modules call `fetch` from here instead of the global one; nothing else changes between the two.
 
+import { lang } from "./i18n.js";
+
 const SITE = document.querySelector('meta[name="toybattle-transport"]')?.content === "worker";
 const OPEN = 1; // WebSocket.OPEN
 
@@ -80,6 +82,7 @@ function isApi(url) {
 /** `window.fetch` for the app's API: in the site, answered by the worker with a real Response. */
 export function fetch(resource, opts = {}) {
   const url = new URL(typeof resource === "string" ? resource : resource.url, location.href);
+  if (isApi(url)) opts = { ...opts, headers: { ...(opts.headers || {}), "accept-language": lang } };  // texts the server builds
   if (!SITE || !isApi(url)) return globalThis.fetch(resource, opts);
   if (failure) return Promise.reject(failure);
   const id = nextRequest++;
@@ -140,7 +143,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      this.send({ type: "hello", game: this.game, token: this.token });
+      this.send({ type: "hello", game: this.game, token: this.token, lang });
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -173,7 +176,7 @@ export class GameSocket {
   /** Bind this socket to another seat of the same game (hot-seat hand-over). */
   rebind(token) {
     this.token = token;
-    return this.send({ type: "hello", game: this.game, token });
+    return this.send({ type: "hello", game: this.game, token, lang });
   }
 
   act(action, ply) { return this.send({ type: "act", action, ply }); }

@@ -2,7 +2,7 @@
 // strips, prompt, buttons, rack, side panel), and every tap is looked up in the view (choice.js):
 // the page sends only action texts the server gave it.
 import { drawBoard, focusBoard, tileSvg } from "./board.js";
-import { $, h, fill, svgEl, badge, other, cap } from "./dom.js";
+import { $, h, fill, svgEl, badge, other } from "./dom.js";
 import { getMeta, getTerrain, troop, troopName, terrainInfo, meta } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
@@ -16,43 +16,44 @@ import { Chat } from "./chat.js";
 import { Limits } from "./limits.js";
 import { play as playSound, soundsOf } from "./sound.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
+import { t, tn, seatName } from "./i18n.js";
 
 const app = () => $("#app");
 
-// the play screen's own words (kept together, ready for a catalogue)
+// the play screen's own words (the catalogue's "play." keys)
 const T = {
-  connecting: "Connecting…",
-  offline: "Connection lost: reconnecting… Nothing can be sent until it is back.",
-  notSent: "Not sent: the connection is lost. Tap again once it is back.",
-  finishFirst: "Finish the current choice first (or skip it).",
-  picked: (name) => `tap a highlighted base (tap ${name} again to put it back).`,
-  nowhere: "nowhere to place it now (tap a base to see why); pick another troop.",
-  moveFrom: (n) => `Tap a highlighted base to move the troop on ${n} there (tap ${n} again to choose another).`,
-  thinking: (who) => `${who} is thinking…`,
-  strength: (t) => t.strength === null ? "joker" : `strength ${t.strength}`,
-  rackEmpty: "Your rack is empty.",
-  openLog: "Tap to read the whole game log",
-  firstGame: " · first game",
-  undo: "Undo (take the turn back)",
-  hintBtn: "Hint",
-  hint: (words) => `Hint: ${words}`,
-  why: "Why?",
-  place: (name, node) => `place ${name} on base ${node}`,
-  tapBase: (id) => `tap base ${id}`,
-  tapTwo: (id, to) => `tap base ${id}, then base ${to}`,
-  board: "The board",
-  base: (id) => `Base ${id}`,
-  hq: (side, mine) => `${cap(side)} H.Q.${mine ? " (yours)" : ""}`,
-  top: (whose, name, n) => `${whose} ${name} on top${n > 1 ? `, a stack of ${n}` : ""}`,
-  empty: "empty",
-  linked: "linked to your H.Q.",
-  target: "you can choose it now",
-  yourHqBottom: "Your H.Q. is at the bottom.",
-  holds: (who, ids) => `${who} ${who === "You" ? "hold" : "holds"} ${ids.length ? `base${ids.length > 1 ? "s" : ""} ${ids.join(", ")}` : "no base"}.`,
-  linkedList: (ids) => ids.length ? `Linked to your H.Q.: ${ids.join(", ")}.` : "No base is linked to your H.Q. yet.",
-  stack: (id, n, whose, name) => `Base ${id}: a stack of ${n}, ${name} (${whose}) on top.`,
-  region: (id, m, who) => `Region ${id} (${m} medal${m === 1 ? "" : "s"}) taken by ${who}.`,
-  medals: (me, mo, them, to) => `Medals: you ${me} of ${mo}; the other side ${them} of ${to}.`,
+  connecting: t("play.connecting"),
+  offline: t("play.offline"),
+  notSent: t("play.notSent"),
+  finishFirst: t("play.finishFirst"),
+  picked: (name) => t("play.picked", { name }),
+  nowhere: t("play.nowhere"),
+  moveFrom: (n) => t("play.moveFrom", { n }),
+  thinking: (who) => t("play.thinking", { who }),
+  strength: (tr) => tr.strength === null ? t("play.joker") : t("play.strength", { n: tr.strength }),
+  rackEmpty: t("play.rackEmpty"),
+  openLog: t("play.openLog"),
+  firstGame: t("play.firstGame"),
+  undo: t("play.undo"),
+  hintBtn: t("play.hintBtn"),
+  hint: (words) => t("play.hint", { words }),
+  why: t("play.why"),
+  place: (name, node) => t("play.place", { name, node }),
+  tapBase: (id) => t("play.tapBase", { id }),
+  tapTwo: (id, to) => t("play.tapTwo", { id, to }),
+  board: t("play.board"),
+  base: (id) => t("play.base", { id }),
+  hq: (side, mine) => t(mine ? "play.hqYours" : "play.hq", { side: seatName(side) }),
+  top: (whose, name, n) => t(n > 1 ? "play.topStack" : "play.top", { whose, name, n }),
+  empty: t("play.empty"),
+  linked: t("play.linked"),
+  target: t("play.target"),
+  yourHqBottom: t("play.yourHqBottom"),
+  holds: (who, ids, you) => ids.length ? t(you ? "play.youHold" : "play.holds", { who, ids: ids.join(", ") }) : t(you ? "play.youHoldNone" : "play.holdsNone", { who }),
+  linkedList: (ids) => ids.length ? t("play.linkedList", { ids: ids.join(", ") }) : t("play.linkedNone"),
+  stack: (id, n, whose, name) => t("play.stack", { id, n, whose, name }),
+  region: (id, m, who) => tn("play.region", m, { id, who }),
+  medals: (me, mo, them, to) => t("play.medals", { me, mo, them, to }),
 };
 
 export class PlayScreen {
@@ -89,13 +90,13 @@ export class PlayScreen {
     this.root = root;
     root.append(
       h("header", { class: "topbar" },
-        h("a", { class: "btn ghost", href: "#/", "aria-label": "Home", id: "home-btn" }, "◀"),
+        h("a", { class: "btn ghost", href: "#/", "aria-label": t("nav.home"), id: "home-btn" }, "◀"),
         h("div", { class: "title", id: "title" }, ""),
         h("div", { class: "net-status", id: "net-status", role: "status" }),
-        h("button", { class: "btn ghost wide-only", id: "troops-btn", onclick: () => this.showHandbook() }, "Troops"),
-        h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, "Log"),
+        h("button", { class: "btn ghost wide-only", id: "troops-btn", onclick: () => this.showHandbook() }, t("play.troops")),
+        h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, t("play.log")),
         this.chat.button,
-        h("button", { class: "btn ghost", id: "menu-btn", "aria-label": "More", onclick: () => this.showMenu() }, "⋯")),
+        h("button", { class: "btn ghost", id: "menu-btn", "aria-label": t("play.more"), onclick: () => this.showMenu() }, "⋯")),
       h("div", { class: "strip opp", id: "opp" }),
       h("div", { class: "table" },
         h("div", { class: "board-wrap" },
@@ -113,7 +114,7 @@ export class PlayScreen {
             h("div", { class: "card-pop hidden", id: "card-pop" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
           h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
-          h("div", { class: "rack", id: "rack", "aria-label": "Your rack" })),
+          h("div", { class: "rack", id: "rack", "aria-label": t("play.yourRack") })),
         h("aside", { class: "side" },
           h("div", { class: "side-card", id: "side-card" }),
           h("div", { class: "side-discard", id: "side-discard" }),
@@ -191,13 +192,13 @@ export class PlayScreen {
     const status = error ? h("p", { class: "error", id: "room-status" }, error) : null;
     // a closed room waits for nobody: say why, and offer the way on
     const next = !error ? null : this.entry.room
-      ? h("button", { class: "btn primary", id: "btn-new-room", onclick: () => reopenRoom(this.entry.room, (m) => { status.textContent = m; }) }, "Open a new room")
-      : h("a", { class: "btn primary", href: "#/", id: "btn-new-room" }, "Home");
-    fill($("#prompt"), h("span", {}, error || "Waiting for your friend to join the room…"));
+      ? h("button", { class: "btn primary", id: "btn-new-room", onclick: () => reopenRoom(this.entry.room, (m) => { status.textContent = m; }) }, t("room.newRoom"))
+      : h("a", { class: "btn primary", href: "#/", id: "btn-new-room" }, t("nav.home"));
+    fill($("#prompt"), h("span", {}, error || t("room.waiting")));
     $("#prompt").classList.toggle("error", !!error);
-    const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, "Room code"),
+    const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, t("room.code")),
       h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
-      error ? null : h("p", {}, "Your friend opens Toy Battle, chooses “A friend, online”, then “Join with a code”, and types it."),
+      error ? null : h("p", {}, t("room.howJoin")),
       status, next, ...this.limits.buttons(v));
     this.limits.update(v);  // a peer that went silent before the deal: its countdown, then the choices
     const wrap = $(".board-wrap", this.root);
@@ -256,7 +257,7 @@ export class PlayScreen {
     const stack = v.stacks[String(id)] || [];
     const top = stack[stack.length - 1];
     const parts = [n.kind === "hq" ? T.hq(n.side, n.side === v.seat) : T.base(id)];
-    if (n.kind !== "hq") parts.push(top ? T.top(top[0] === v.seat ? "your" : cap(top[0]), troopName(top[1]), stack.length) : T.empty);
+    if (n.kind !== "hq") parts.push(top ? T.top(top[0] === v.seat ? t("play.your") : seatName(top[0]), troopName(top[1]), stack.length) : T.empty);
     if (n.power && !v.first_game) parts.push(meta().powers[n.power].name);
     if ((v.connected[v.seat] || []).includes(id)) parts.push(T.linked);
     if (this.choice.targets(v).includes(id)) parts.push(T.target);
@@ -270,11 +271,11 @@ export class PlayScreen {
     const them = other(v.seat);
     const regions = Object.entries(v.claimed).map(([id, who]) => {
       const r = this.terrain.regions.find((x) => String(x.id) === id);
-      return T.region(id, r.medals, who === v.seat ? "you" : cap(who));
+      return T.region(id, r.medals, who === v.seat ? t("play.youLower") : seatName(who));
     });
     const stacks = Object.entries(v.stacks).filter(([, st]) => st.length > 1)
-      .map(([id, st]) => T.stack(id, st.length, st[st.length - 1][0] === v.seat ? "yours" : cap(st[st.length - 1][0]), troopName(st[st.length - 1][1])));
-    return [T.yourHqBottom, T.holds("You", held(v.seat)), T.holds(cap(them), held(them)), ...stacks,
+      .map(([id, st]) => T.stack(id, st.length, st[st.length - 1][0] === v.seat ? t("play.yours") : seatName(st[st.length - 1][0]), troopName(st[st.length - 1][1])));
+    return [T.yourHqBottom, T.holds(t("play.you"), held(v.seat), true), T.holds(seatName(them), held(them), false), ...stacks,
       T.linkedList(v.connected[v.seat] || []), ...regions,
       T.medals(v.medals[v.seat], v.objective[v.seat], v.medals[them], v.objective[them])].join(" ");
   }
@@ -319,9 +320,9 @@ export class PlayScreen {
         onclick: () => this.out(() => this.sock.undo()) }, "↶") : null,
       v.legal && this.kind !== "online" ? h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": T.hintBtn,
         onclick: () => this.out(() => this.sock.hint()) }, T.hintBtn) : null);
-    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, "Result"));
+    if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, t("play.result")));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
-    if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, "Close this room"));
+    if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, t("room.close")));
     out.push(...this.limits.buttons(v));  // the other player is past its time limit
     fill($("#buttons"), ...out);
   }
@@ -331,7 +332,7 @@ export class PlayScreen {
       const r = await fetch("/api/online/close", { method: "POST", headers: { "content-type": "application/json" },
         body: JSON.stringify({ game: this.id, token: this.entry.tokens[this.seat] }) });
       if (!r.ok) this.toast((await r.json()).error);
-    } catch { this.toast("Cannot reach the Toy Battle server: is it still running?"); }
+    } catch { this.toast(t("app.noServerShort")); }
   }
 
   renderRack() {
@@ -344,11 +345,11 @@ export class PlayScreen {
   renderSide() {
     const v = this.view;
     const side = $("#side-discard");
-    fill(side, h("h3", {}, `Discard (${v.discard.length})`),
+    fill(side, h("h3", {}, t("play.discardN", { n: v.discard.length })),
       h("div", { class: "tiles" }, v.discard.map((t) => h("button", { class: "mini-tile", onclick: () => this.showCard(troopCard(t[1], t[0])),
-        "aria-label": `${t[0]} ${troop(t[1]).name}` }, tileSvg(t, 28)))));
+        "aria-label": `${seatName(t[0])} ${troop(t[1]).name}` }, tileSvg(t, 28)))));
     const logBox = $("#side-log");
-    fill(logBox, h("h3", {}, "Game log"), this.logList(v.log.slice(-80)));
+    fill(logBox, h("h3", {}, t("play.gameLog")), this.logList(v.log.slice(-80)));
     const list = logBox.querySelector("ol");
     if (list) list.scrollTop = list.scrollHeight;
   }
@@ -373,7 +374,7 @@ export class PlayScreen {
     fill($("#side-card"), side ? side.cloneNode(true) : null);
     if (!card || picked) { pop.classList.add("hidden"); fill(pop); return; }
     pop.classList.remove("hidden");
-    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": "Close card", onclick: () => { this.card = null; this.render(); } }, "✕"));
+    fill(pop, card.cloneNode(true), h("button", { class: "btn ghost close", "aria-label": t("play.closeCard"), onclick: () => { this.card = null; this.render(); } }, "✕"));
   }
 
   showCard(card) { this.card = card; this.renderCard(); }
@@ -455,7 +456,7 @@ export class PlayScreen {
   uncover() { this.covered = false; const c = $("#cover"); if (c) c.remove(); }
   showEnd(again = false) { endScreen(this, again); }
   showMenu() { menuSheet(this); }
-  showLog() { openSheet("Game log", this.logList(this.view ? this.view.log : [])); }
+  showLog() { openSheet(t("play.gameLog"), this.logList(this.view ? this.view.log : [])); }
   showDiscard() { discardSheet(this); }
   showHandbook() { return handbookSheet(this); }
   showInvite() { return inviteSheet(this); }
@@ -466,9 +467,9 @@ export async function showGame(id) {
   await getMeta();
   const entry = saved.get(id);
   if (!entry || !entry.tokens || !Object.keys(entry.tokens).length) {
-    fill(app(), h("main", { class: "panel lost" }, h("h2", {}, "This game is not on this device"),
-      h("p", {}, "Only the devices that took part in a game hold its keys. Ask the host for a new join link."),
-      h("a", { class: "btn primary", href: "#/" }, "Home")));
+    fill(app(), h("main", { class: "panel lost" }, h("h2", {}, t("play.notHere")),
+      h("p", {}, t("play.notHereWhy")),
+      h("a", { class: "btn primary", href: "#/" }, t("nav.home"))));
     return null;
   }
   const screen = new PlayScreen(id, entry);

@@ -1,5 +1,6 @@
 // The seat's own rack: its tiles as buttons (picked, or stuck when it has nowhere to go), then
 // the tiles a tank laid face down.
+import { t } from "./i18n.js";
 import { tileSvg } from "./board.js";
 import { h } from "./dom.js";
 import { troopName } from "./data.js";
@@ -15,9 +16,9 @@ export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
     }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, troopName(code)));
   });
   const laid = view.laid.map((code) => h("button", {
-    class: "rack-tile laid", "data-troop": code, "aria-label": `${troopName(code)}, laid face down`,
+    class: "rack-tile laid", "data-troop": code, "aria-label": t("rack.laidLabel", { name: troopName(code) }),
     disabled: !onLaid || disabled, onclick: () => onLaid && onLaid(code),
-  }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, "laid")));
+  }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, t("rack.laid"))));
   return [...tiles, ...laid];
 }
 

@@ -3,13 +3,6 @@
 // this browser (localStorage "tb.sound"); while muted no audio code runs at all.
 const KEY = "tb.sound";
 
-// the sound switch's own words (kept together, ready for a catalogue)
-export const SOUND_T = {
-  on: "Sound: on",
-  off: "Sound: off",
-  toggle: "Turn the sound on or off",
-};
-
 // each sound: notes of [frequency Hz, start s, length s], a wave shape and a loudness
 const SOUNDS = {
   place: { wave: "triangle", gain: 0.18, notes: [[520, 0, 0.09]] },

@@ -1,0 +1,158 @@
+"""Every word the player reads comes from one catalogue per language: the page's (web/i18n/*.json) and
+the server's (app/data/*.json). Both languages hold the same keys, and every key is used."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from toybattle.app import words
+from toybattle.app.view import log_lines, seat_view
+from toybattle.lessons import rulebook
+from toybattle.rules import TERRAIN_IDS, State, observation
+
+WEB = Path(words.__file__).resolve().parents[1] / "web"
+JS = sorted((WEB / "js").glob("*.js"))
+# keys the page builds from a seat, a kind of game or a counter (`seat.${seat}`) instead of naming them
+BUILT = ("seat.", "home.kind.", "strip.")
+
+
+def page_catalogue(lang: str) -> dict[str, str]:
+    return json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_the_page_catalogues_hold_the_same_keys_and_placeholders():
+    en, fr = page_catalogue("en"), page_catalogue("fr")
+    assert set(en) == set(fr), sorted(set(en) ^ set(fr))
+    for key in en:
+        assert placeholders(en[key]) == placeholders(fr[key]), key
+        assert fr[key].strip(), key
+
+
+def test_every_page_key_is_used_and_every_used_key_exists():
+    en = page_catalogue("en")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in JS)
+    spaces = {k.split(".")[0] for k in en}
+    named = {q for q in re.findall(r'"([a-z]+\.[\w.]+)"', source) if q.split(".")[0] in spaces}
+    assert len(named) > 100
+    for key in named:
+        assert key in en or f"{key}.one" in en, f"{key} is used by the page but not in the catalogue"
+    for key in en:
+        assert key.removesuffix(".one").removesuffix(".many") in named or key.startswith(BUILT), f"{key} is unused"
+
+
+def test_the_server_catalogues_load_and_agree():
+    for lang in words.LANGS:
+        assert set(words.load(lang)) == set(words.load("en"))
+
+
+def test_a_broken_catalogue_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "en.json").write_text('{"a": "x {n}"}')
+    (tmp_path / "fr.json").write_text('{"a": "y"}')
+    monkeypatch.setattr(words, "DATA", tmp_path)
+    with pytest.raises(words.CatalogueError, match="placeholders"):
+        words.load("fr")
+    (tmp_path / "fr.json").write_text('{"b": "y {n}"}')
+    with pytest.raises(words.CatalogueError, match="keys differ"):
+        words.load("fr")
+    (tmp_path / "fr.json").write_text('[1]')
+    with pytest.raises(words.CatalogueError, match="one JSON object"):
+        words.load("fr")
+
+
+def _texts(value, key="", under=False):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(v, k, under or k == "counters")
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v, key, under)
+    elif isinstance(value, str) and value and (under or key in words.TEXT_KEYS):
+        yield value
+
+
+def test_every_text_of_whole_games_is_said_in_french():
+    """Whole random games on every terrain: each log line, narration, prompt, button, refusal and
+    counter card a seat is shown has its French words."""
+    used: set[str] = set()
+    untranslated = set()
+    for g, terrain in enumerate(TERRAIN_IDS):
+        rng = random.Random(g)
+        s = State.new(terrain, seed=g)  # seeded: the same games every run
+        logs: list[list[dict]] = [[], []]
+        while not s.over:
+            a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
+            before = [observation(s, 0), observation(s, 1)]
+            s.apply(a)
+            for v in (0, 1):
+                logs[v] += log_lines(before[v], a, observation(s, v), v)
+            if s.ply % 3 == 0 or s.over:
+                for v in (0, 1):
+                    for text in _texts(seat_view(observation(s, v), v, log=logs[v][-12:])):
+                        if words.translate(text, "fr") == text:
+                            untranslated.add(text)
+                        used.add(text)
+    assert not untranslated, sorted(untranslated)[:10]
+    assert len(used) > 300
+
+
+def test_a_refusal_and_a_language_header():
+    assert words.translate("too weak to cover Jumbo", "fr") == "trop faible pour recouvrir Mastok"
+    assert words.translate("too weak to cover Jumbo", "en") == "too weak to cover Jumbo"
+    assert words.translate("an unknown text", "fr") == "an unknown text"
+    assert words.language("fr-FR,fr;q=0.9,en;q=0.8") == "fr"
+    assert words.language("de-DE,en;q=0.5") == "en"
+    assert words.language(None) == "en" and words.language(42) == "en"
+
+
+def test_the_rules_and_faq_in_french_say_every_text():
+    english, french = rulebook.load(), rulebook.load_in("fr")
+    assert [t.id for t in french.topics] == [t.id for t in english.topics]
+    assert [len(t.rules) for t in french.topics] == [len(t.rules) for t in english.topics]
+    assert [r.source for t in french.topics for r in t.rules] == [r.source for t in english.topics for r in t.rules]
+    said = [r.text for t in french.topics for r in t.rules] + [q.answer for q in french.faq]
+    assert not set(said) & ({r.text for t in english.topics for r in t.rules} | {q.answer for q in english.faq})
+    assert rulebook.load_in("de") is english
+
+
+def test_a_translation_missing_a_rule_is_refused():
+    english = rulebook.load()
+    raw = json.loads((Path(rulebook.__file__).parent / "data" / "rules.fr.json").read_text(encoding="utf-8"))
+    raw["topics"]["overview"]["rules"].pop()
+    with pytest.raises(rulebook.RulebookError, match="overview"):
+        rulebook.parse_translation(raw, english, "fr")
+    del raw["faq"]["who-for"]
+    with pytest.raises(rulebook.RulebookError, match="ids differ"):
+        rulebook.parse_translation(raw, english, "fr")
+
+
+def test_a_french_page_is_told_the_game_in_french(client):
+    from app_harness import WS, new_game
+    g = new_game(client, kind="hotseat", first="blue")
+    with client.websocket_connect(WS) as ws:
+        ws.send_json({"type": "hello", "game": g["game"], "token": "wrong", "lang": "fr-FR"})
+        assert ws.receive_json()["message"] == "partie ou jeton inconnus"
+        ws.send_json({"type": "hello", "game": g["game"], "token": g["tokens"]["blue"], "lang": "fr"})
+        assert ws.receive_json()["type"] == "welcome"
+        view = ws.receive_json()["view"]
+        assert view["prompt"].startswith("À vous : ")
+        assert view["counters"]["discard"].startswith("La défausse : ")
+        ws.send_json({"type": "act", "action": "K@1", "id": 1})  # blue's own H.Q. (or no Kwak on the rack)
+        assert ws.receive_json()["message"] in ("votre propre Q.G.", "pas de Kwak sur votre support")
+    meta = client.get("/api/meta", headers={"accept-language": "fr-FR,fr;q=0.9"}).json()
+    assert [t["name"] for t in meta["troops"]["troops"]][1:4] == ["Cap'taine", "Mastok", "Crochet"]
+    assert client.get("/api/meta?lang=en").json()["troops"]["troops"][2]["name"] == "Jumbo"
+
+
+def test_every_topic_and_lesson_has_its_french_title():
+    from toybattle.lessons.lesson import all_lessons, titles, topics
+    english, french = titles("en"), titles("fr")
+    assert set(french) == {t.id for t in topics()} | {x.id for x in all_lessons()} == set(english)
+    assert not set(french.values()) & set(english.values()) - {"La Croisette"}

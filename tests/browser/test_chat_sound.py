@@ -11,7 +11,7 @@ pytestmark = pytest.mark.slow
 HTML = "<img src=x id=evil><b>bold</b>"
 
 
-def _join_lan(host, guest, base: str) -> None:
+def join_lan(host, guest, base: str) -> None:
     start_game(host, base, kind="lan", terrain="castle", level=None, first="blue")
     host.wait_for_selector("#invite-url")
     link = host.get_attribute("#invite-url", "href")
@@ -21,7 +21,7 @@ def _join_lan(host, guest, base: str) -> None:
 
 
 def test_two_devices_chat_and_html_shows_as_text(desktop, phone, live_server, shot):
-    _join_lan(desktop, phone, live_server.url)
+    join_lan(desktop, phone, live_server.url)
     desktop.wait_for_selector("#chat-btn:not(.hidden)")
     desktop.click("#chat-btn")
     desktop.fill("#chat-input", HTML)

@@ -183,7 +183,7 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
                 if page.evaluate("document.activeElement.dataset.node") != start:
                     break
             assert page.evaluate("document.activeElement.dataset.node") != start
-            assert focused(page, "#board g.node:focus-visible")
+            assert focused(page, "#board .hit:focus-visible")
             page.keyboard.press("Escape")
             page.wait_for_function("!document.querySelector('#rack .rack-tile.picked')")
             assert focused(page, "#rack .rack-tile")
@@ -212,7 +212,7 @@ def test_a_whole_game_by_keyboard_alone(desktop, live_server, shot):
             break
         keyboard_one(page, rng, check_arrows=n == 0)
         if n == 2:
-            label = page.eval_on_selector("#board g.node[tabindex='0']", "g => g.getAttribute('aria-label')")
+            label = page.eval_on_selector("#board .hit[tabindex='0']", "g => g.getAttribute('aria-label')")
             assert label.startswith(("Base ", "Blue H.Q.", "Red H.Q."))
     page.wait_for_selector("#endscreen")
     tab_to(page, "#btn-look")

@@ -169,13 +169,13 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
         tab_to(page, "#buttons [data-action^='recover:']")
         page.keyboard.press("Enter")
     elif page.locator("#board g.node.target").count():  # Jumbo, the tower: the board's focus starts on a target
-        tab_to(page, "#board g.node.target")
+        tab_to(page, "#board g.node.target .hit")
         page.keyboard.press("Enter")
     elif page.locator("#rack .rack-tile:not(.stuck):not(.laid)").count() and \
             (rng.random() < 0.85 or not page.locator("#btn-draw").count()):
         tab_to(page, "#rack .rack-tile:not(.stuck):not(.laid)")
         page.keyboard.press("Enter")
-        page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target')")
+        page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target .hit')")
         if check_arrows:  # the arrows walk along the paths; Escape puts the troop back on the rack
             start = page.evaluate("document.activeElement.dataset.node")
             for key in ("ArrowUp", "ArrowLeft", "ArrowRight", "ArrowDown"):
@@ -188,7 +188,7 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
             page.wait_for_function("!document.querySelector('#rack .rack-tile.picked')")
             assert focused(page, "#rack .rack-tile")
             page.keyboard.press("Enter")
-            page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target')")
+            page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target .hit')")
         page.keyboard.press("Enter")
     elif page.locator("#btn-draw").count():
         tab_to(page, "#btn-draw")

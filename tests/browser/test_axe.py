@@ -4,10 +4,10 @@ watch page, learn, a lesson and the rules; a two-device game's chat; the home pa
 from __future__ import annotations
 
 import pytest
-from conftest import SMALL_PHONE
 from test_app_browser import ME_TURN, start_game
 from test_chat_sound import join_lan
 
+from conftest import SMALL_PHONE
 from toybattle.site import axe
 
 pytestmark = pytest.mark.slow
@@ -84,7 +84,7 @@ def test_every_page_has_no_serious_accessibility_violation(small_phone, live_ser
 def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(small_phone, browser, live_server,
                                                                                axe_script):
     found: dict[str, list[dict]] = {}
-    guest_ctx = browser.new_context(bypass_csp=True, **SMALL_PHONE)
+    guest_ctx = browser.new_context(bypass_csp=True, locale="fr-FR", **SMALL_PHONE)  # the guest reads French
     guest = guest_ctx.new_page()
     join_lan(small_phone, guest, live_server.url)
     small_phone.wait_for_selector("#chat-btn:not(.hidden)")
@@ -93,6 +93,14 @@ def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(sm
     small_phone.click("#chat-send")
     small_phone.wait_for_selector("#chat-lines .chat-line.mine")
     found["chat"] = _violations(small_phone, axe_script)
+    guest.wait_for_selector("#chat-btn.unread")
+    assert guest.inner_text("#chat-btn") == "Tchat (1 nouveau)"
+    guest.click("#chat-btn")
+    assert guest.locator(".chat-quick button").all_inner_texts()[:2] == ["Bonne chance !", "Bien joué !"]
+    guest.click(".chat-quick button >> nth=0")
+    small_phone.wait_for_selector("#chat-lines .chat-line.red")
+    assert small_phone.inner_text("#chat-lines .chat-line.red .chat-text") == "Bonne chance !"
+    found["chat (French)"] = _violations(guest, axe_script)
     guest_ctx.close()
     french_ctx = browser.new_context(bypass_csp=True, locale="fr-FR", **SMALL_PHONE)
     french = french_ctx.new_page()

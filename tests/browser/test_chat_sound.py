@@ -36,6 +36,10 @@ def test_two_devices_chat_and_html_shows_as_text(desktop, phone, live_server, sh
     phone.click(".chat-quick button >> nth=1")  # a quick phrase, back to the host (whose sheet is open)
     desktop.wait_for_selector("#chat-lines .chat-line.red")
     assert desktop.locator("#chat-lines .chat-line.red .chat-text").inner_text() == "Well played!"
+    for _ in range(5):  # too fast: the server's refusal is said under the chat, in one line
+        phone.click(".chat-quick button >> nth=0")
+    phone.wait_for_function("document.querySelector('#chat-status').textContent.startsWith('slow down')")
+    assert phone.locator("#chat-lines .chat-line.mine").count() == 5
     shot(phone, "chat-guest")
     assert desktop.js_errors == [] and phone.js_errors == []
 
@@ -86,3 +90,21 @@ def test_reduced_motion_stops_the_board_animations(phone, live_server):
     start_game(phone, live_server.url, terrain="castle", level="random")
     _my_move(phone, random.Random(4))
     assert phone.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
+
+
+def test_each_kind_of_move_has_its_sound(phone, live_server):
+    """The log lines' effects map to the five sounds: placing, covering, a medal, a capture, the end."""
+    phone.goto(live_server.url + "/")
+    phone.wait_for_selector("#newgame")
+    heard = phone.evaluate("""async () => { const { soundsOf } = await import('/static/js/sound.js');
+      const before = { '12': [['red', '3']] };
+      return [
+        soundsOf([{ seat: 'blue', fx: { place: 11 } }], before, 'blue'),
+        soundsOf([{ seat: 'blue', fx: { place: 12 } }], before, 'blue'),
+        soundsOf([{ seat: 'blue', fx: { place: 12 } }, { seat: 'blue', fx: { region: 2 } }], before, 'blue'),
+        soundsOf([{ seat: 'red', fx: { remove: 12 } }, { seat: 'red', fx: { discard: ['blue', '5'] } }],
+                 before, 'blue'),
+        soundsOf([{ seat: 'blue', fx: { over: true } }], before, 'blue'),
+        soundsOf([{ seat: 'red', fx: { over: true } }], before, 'blue'),
+      ]; }""")
+    assert heard == [["place"], ["cover"], ["cover", "medal"], ["capture", "capture"], ["win"], ["lose"]]

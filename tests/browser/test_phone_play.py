@@ -160,6 +160,9 @@ def focused(page, selector: str) -> bool:
     return page.evaluate("([s]) => !!document.activeElement && document.activeElement.matches(s)", [selector])
 
 
+ON_TARGET = "document.activeElement && document.activeElement.matches('#board g.node.target .hit')"
+
+
 def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
     before = ply(page)
     if page.locator("#btn-use").count():
@@ -175,7 +178,7 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
             (rng.random() < 0.85 or not page.locator("#btn-draw").count()):
         tab_to(page, "#rack .rack-tile:not(.stuck):not(.laid)")
         page.keyboard.press("Enter")
-        page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target .hit')")
+        page.wait_for_function(ON_TARGET)
         if check_arrows:  # the arrows walk along the paths; Escape puts the troop back on the rack
             start = page.evaluate("document.activeElement.dataset.node")
             for key in ("ArrowUp", "ArrowLeft", "ArrowRight", "ArrowDown"):
@@ -188,7 +191,7 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
             page.wait_for_function("!document.querySelector('#rack .rack-tile.picked')")
             assert focused(page, "#rack .rack-tile")
             page.keyboard.press("Enter")
-            page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target .hit')")
+            page.wait_for_function(ON_TARGET)
         page.keyboard.press("Enter")
     elif page.locator("#btn-draw").count():
         tab_to(page, "#btn-draw")

@@ -15,6 +15,7 @@ export class Chat {
     this.screen = screen;
     this.lines = [];
     this.unread = 0;
+    this.sent = new Set(); // the ids of this page's chat messages, so a refusal of one is said in the chat
     this.button = h("button", { class: "btn ghost hidden", id: "chat-btn", onclick: () => this.open() }, t("chat.button"));
   }
 
@@ -56,8 +57,24 @@ export class Chat {
   say(text) {
     const line = text.trim().slice(0, MAX);
     if (!line) return false;
-    if (this.screen.sock.chat(line) === null) { this.screen.toast(t("play.notSent")); return false; }
+    const id = this.screen.sock.chat(line);
+    if (id === null) { this.screen.toast(t("play.notSent")); return false; }
+    this.sent.add(id);
+    if (this.sent.size > 20) this.sent.delete(this.sent.values().next().value);  // long settled
+    this.status("");
     return true;
+  }
+
+  /** Whether the refusal `message` of message `id` was a chat line's; if so, say it under the chat. */
+  refused(id, message) {
+    if (!this.sent.delete(id)) return false;
+    if ($("#chat-status")) this.status(message); else this.screen.toast(message);
+    return true;
+  }
+
+  status(text) {
+    const box = $("#chat-status");
+    if (box) box.textContent = text;
   }
 
   open() {
@@ -69,7 +86,8 @@ export class Chat {
     } }, input, h("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     const quick = h("div", { class: "row wrap chat-quick", role: "group", "aria-label": t("chat.quickLabel") },
       QUICK.map((key) => h("button", { class: "btn small", type: "button", onclick: () => this.say(t(key)) }, t(key))));
-    openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }), quick, form));
+    openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }), quick, form,
+      h("p", { class: "error", id: "chat-status", role: "alert" })));
     this.unread = 0;
     this.drawLines();
     this.drawButton();

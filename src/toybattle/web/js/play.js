@@ -74,7 +74,7 @@ export class PlayScreen {
     this.sock = new GameSocket({
       game: id, token: entry.tokens[this.seat],
       onView: (v) => this.onView(v),
-      onError: (m) => this.toast(m),
+      onError: (m, id) => this.chat.refused(id, m) || this.toast(m),
       onRematch: (m) => this.onRematch(m),
       onHint: (m) => this.onHint(m),
       onStatus: (s) => this.setOnline(s !== "offline"),

@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 from test_app_browser import ME_TURN, start_game
 from test_chat_sound import join_lan
+from test_phone_play import uncut
 
 from conftest import SMALL_PHONE
 from toybattle.site import axe
 
 pytestmark = pytest.mark.slow
+FITS = "(s) => { const e = document.querySelector(s); return e.scrollWidth <= e.clientWidth + 1; }"
 
 RUN = """async () => { const r = await axe.run(document, { resultTypes: ['violations'] });
   return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -95,6 +97,7 @@ def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(sm
     found["chat"] = _violations(small_phone, axe_script)
     guest.wait_for_selector("#chat-btn.unread")
     assert guest.inner_text("#chat-btn") == "Tchat (1 nouveau)"
+    assert uncut(guest) == [] and guest.evaluate(FITS, "#chat-btn")  # the French words fit a small phone's top bar
     guest.click("#chat-btn")
     assert guest.locator(".chat-quick button").all_inner_texts()[:2] == ["Bonne chance !", "Bien joué !"]
     guest.click(".chat-quick button >> nth=0")

@@ -86,7 +86,8 @@ export class Chat {
     } }, input, h("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     const quick = h("div", { class: "row wrap chat-quick", role: "group", "aria-label": t("chat.quickLabel") },
       QUICK.map((key) => h("button", { class: "btn small", type: "button", onclick: () => this.say(t(key)) }, t(key))));
-    openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }), quick, form,
+    openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite",
+      tabindex: "0", "aria-label": t("chat.title") }), quick, form,
       h("p", { class: "error", id: "chat-status", role: "alert" })));
     this.unread = 0;
     this.drawLines();

@@ -8,10 +8,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tarfile
-import time
 import urllib.parse
 import urllib.request
 import zipfile
@@ -22,7 +20,12 @@ import pytest
 
 import toybattle
 
-from .conftest import LIMITS, Peer, _free_port
+from .conftest import LIMITS, Peer
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "site"))
+from site_harness import serving  # the site's tests serve it the same way
+
+sys.path.pop(0)
 
 HERE = Path(__file__).parent
 BOOT = 120_000  # ms: Pyodide's first start on a busy 2-core machine
@@ -59,19 +62,8 @@ def page_url(tmp_path_factory):
     shutil.copytree(HERE / "browser_peer", www)
     _unpack_pyodide(www / "pyodide")
     _package_zip(www / "toybattle.zip")
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                               "--directory", str(www)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/index.html"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url, timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url
-    server.terminate()
-    server.wait(10)
+    with serving(www, probe="/index.html") as url:
+        yield url + "/index.html"
 
 
 class BrowserPeer:

@@ -9,8 +9,6 @@ import json
 import random
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -18,12 +16,14 @@ import pytest
 from toybattle.online.protocol import Secrets
 from toybattle.rules import SEATS
 
-from .conftest import LIMITS, Peer, _free_port
+from .conftest import LIMITS, Peer
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "browser"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "site"))
+from site_harness import serving  # the site's tests serve it the same way
 from test_app_browser import ME_TURN, play_one  # the app's own UI steps
 
-sys.path.pop(0)
+del sys.path[:2]
 
 BOOT = 180_000  # ms: Pyodide's first start on a busy 2-core machine
 # Keeps every message the site's worker posts to the page, as JSON text, before the page handles it.
@@ -38,19 +38,8 @@ def site(tmp_path_factory):
     done = subprocess.run([sys.executable, "-m", "toybattle", "site", str(out)], capture_output=True, text=True,
                           timeout=900)
     assert done.returncode == 0, done.stderr
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                               "--directory", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url + "/sw.js", timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url
-    server.terminate()
-    server.wait(10)
+    with serving(out) as url:
+        yield url
 
 
 class SitePlayer:

@@ -23,8 +23,9 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(directory: Path) -> Iterator[str]:
-    """``python -m http.server`` over ``directory`` on a free local port; yields its base URL."""
+def serving(directory: Path, probe: str = "/sw.js") -> Iterator[str]:
+    """``python -m http.server`` over ``directory`` on a free local port, once it answers ``probe``; yields
+    its base URL."""
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
                                "--directory", str(directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -32,7 +33,7 @@ def serving(directory: Path) -> Iterator[str]:
     try:
         for _ in range(100):
             try:
-                urllib.request.urlopen(url + "/sw.js", timeout=1).close()
+                urllib.request.urlopen(url + probe, timeout=1).close()
                 break
             except OSError:
                 time.sleep(0.1)

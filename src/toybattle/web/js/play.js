@@ -114,7 +114,7 @@ export class PlayScreen {
             h("div", { class: "card-pop hidden", id: "card-pop" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
           h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
-          h("div", { class: "rack", id: "rack", "aria-label": t("play.yourRack") })),
+          h("div", { class: "rack", id: "rack", role: "group", "aria-label": t("play.yourRack") })),
         h("aside", { class: "side" },
           h("div", { class: "side-card", id: "side-card" }),
           h("div", { class: "side-discard", id: "side-discard" }),

@@ -160,6 +160,9 @@ def focused(page, selector: str) -> bool:
     return page.evaluate("([s]) => !!document.activeElement && document.activeElement.matches(s)", [selector])
 
 
+ON_TARGET = "document.activeElement && document.activeElement.matches('#board g.node.target .hit')"
+
+
 def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
     before = ply(page)
     if page.locator("#btn-use").count():
@@ -169,13 +172,13 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
         tab_to(page, "#buttons [data-action^='recover:']")
         page.keyboard.press("Enter")
     elif page.locator("#board g.node.target").count():  # Jumbo, the tower: the board's focus starts on a target
-        tab_to(page, "#board g.node.target")
+        tab_to(page, "#board g.node.target .hit")
         page.keyboard.press("Enter")
     elif page.locator("#rack .rack-tile:not(.stuck):not(.laid)").count() and \
             (rng.random() < 0.85 or not page.locator("#btn-draw").count()):
         tab_to(page, "#rack .rack-tile:not(.stuck):not(.laid)")
         page.keyboard.press("Enter")
-        page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target')")
+        page.wait_for_function(ON_TARGET)
         if check_arrows:  # the arrows walk along the paths; Escape puts the troop back on the rack
             start = page.evaluate("document.activeElement.dataset.node")
             for key in ("ArrowUp", "ArrowLeft", "ArrowRight", "ArrowDown"):
@@ -183,12 +186,12 @@ def keyboard_one(page, rng: random.Random, check_arrows: bool) -> None:
                 if page.evaluate("document.activeElement.dataset.node") != start:
                     break
             assert page.evaluate("document.activeElement.dataset.node") != start
-            assert focused(page, "#board g.node:focus-visible")
+            assert focused(page, "#board .hit:focus-visible")
             page.keyboard.press("Escape")
             page.wait_for_function("!document.querySelector('#rack .rack-tile.picked')")
             assert focused(page, "#rack .rack-tile")
             page.keyboard.press("Enter")
-            page.wait_for_function("document.activeElement && document.activeElement.matches('#board g.node.target')")
+            page.wait_for_function(ON_TARGET)
         page.keyboard.press("Enter")
     elif page.locator("#btn-draw").count():
         tab_to(page, "#btn-draw")
@@ -212,7 +215,7 @@ def test_a_whole_game_by_keyboard_alone(desktop, live_server, shot):
             break
         keyboard_one(page, rng, check_arrows=n == 0)
         if n == 2:
-            label = page.eval_on_selector("#board g.node[tabindex='0']", "g => g.getAttribute('aria-label')")
+            label = page.eval_on_selector("#board .hit[tabindex='0']", "g => g.getAttribute('aria-label')")
             assert label.startswith(("Base ", "Blue H.Q.", "Red H.Q."))
     page.wait_for_selector("#endscreen")
     tab_to(page, "#btn-look")

@@ -312,6 +312,7 @@ class Connection:
         self.seat = -1
         self.lang = words.DEFAULT  # the page's language (its hello says which); texts are sent in it
         self.send_lock = asyncio.Lock()
+        self.chat_seen = 0  # the last chat line this socket was sent
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         async with self.send_lock:
@@ -330,9 +331,19 @@ class Connection:
         """An error that answers no message of the page's, in the page's language."""
         await self.send({"type": "error", "id": None, "message": words.translate(message, self.lang)})
 
+    async def push_chat(self, session: Session) -> None:
+        """The chat lines this socket has not been sent yet (all of them after a hello)."""
+        if session is self.session:
+            lines = [x for x in session.chat_log.lines if x["n"] > self.chat_seen]
+            if lines:
+                self.chat_seen = lines[-1]["n"]
+                await self.send({"type": "chat", "lines": lines})
+
     def unbind(self) -> None:
         if self.session:
             self.session.unsubscribe(self.push_view)
+            self.session.unlisten_chat(self.push_chat)
+        self.chat_seen = 0
         self.session, self.seat = None, -1
 
     async def handle(self, raw: str) -> None:
@@ -358,13 +369,17 @@ class Connection:
             if kind == "hello":
                 await self.hello(msg, msg_id)
                 return
-            if kind not in ("act", "undo", "concede", "rematch", "hint"):
-                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, hint, ping)")
+            if kind not in ("act", "undo", "concede", "rematch", "hint", "chat"):
+                raise Refused(f"unknown message type {kind!r} (hello, act, undo, concede, rematch, hint, chat, ping)")
             if self.session is None:
                 raise Refused("say hello with your game and token first")
             session, seat = self.session, self.seat
             if seat == SPECTATOR:
                 raise Refused("a spectator watches: only the players act")
+            if kind == "chat":  # outside the game: no ply, never recorded
+                await session.chat(seat, msg.get("text"))
+                await self.send({"type": "ok", "id": msg_id})
+                return
             if "ply" in msg and msg["ply"] != session.view(seat)["ply"]:
                 raise Refused("the game has moved on since that tap; look again")
             if kind == "act":
@@ -406,10 +421,17 @@ class Connection:
         if old is not session:  # watch the new game before leaving the old (which may then be dropped)
             session.subscribe(self.push_view)
             if old is not None:
+                old.unlisten_chat(self.push_chat)
                 old.unsubscribe(self.push_view)
+            self.chat_seen = 0
         await self.send({"type": "welcome", "id": msg_id, "game": session.id,
                          "seat": SEATS[seat] if seat != SPECTATOR else None})
         await self.push_view(session)
+        if session.chatty and seat != SPECTATOR:  # the chat is the players'; a watch link shows the game only
+            session.listen_chat(self.push_chat)
+            await self.push_chat(session)
+        else:
+            session.unlisten_chat(self.push_chat)
 
     async def rematch(self, session: Session, seat: int, msg_id: MsgId) -> None:
         settings = session.settings()

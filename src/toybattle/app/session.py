@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from toybattle.chat import ChatLog, ChatRefused
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
@@ -67,6 +68,44 @@ class Session(ABC):
         self._listeners: list[Listener] = []
         # called when nothing needs this session in memory any more (the games registry drops it)
         self.on_idle: Callable[[Session], None] | None = None
+        self._chat_listeners: list[Listener] = []
+        self.chat_log = ChatLog()
+
+    @property
+    def chatty(self) -> bool:
+        """Whether the two players may chat (two devices and online games; not a bot or one shared device)."""
+        return False
+
+    async def chat(self, seat: int, text: object) -> None:
+        """Add ``seat``'s chat line (bounded, rate-limited, outside the game record) and tell every seat."""
+        if not self.chatty:
+            raise Refused("no chat in this game (only games between two devices have one)")
+        try:
+            entry = self.chat_log.add(SEATS[seat], text, seat)
+        except ChatRefused as e:
+            raise Refused(str(e)) from None
+        await self.send_chat(entry)
+        await self.heard()
+
+    async def send_chat(self, entry: dict[str, Any]) -> None:
+        """Carry a chat line further (an online game sends it to the other peer); nothing to do here."""
+        return None
+
+    def listen_chat(self, fn: Listener) -> None:
+        if fn not in self._chat_listeners:
+            self._chat_listeners.append(fn)
+
+    def unlisten_chat(self, fn: Listener) -> None:
+        if fn in self._chat_listeners:
+            self._chat_listeners.remove(fn)
+
+    async def heard(self) -> None:
+        """Tell every connected seat that a chat line came."""
+        for fn in list(self._chat_listeners):
+            try:
+                await fn(self)
+            except Exception:  # one broken connection must not stop the others
+                log.exception("chat listener failed")
 
     @abstractmethod
     def seat_of(self, token: str) -> int | None:
@@ -79,7 +118,8 @@ class Session(ABC):
     def view_message(self, seat: int) -> str:
         """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers."""
         view = self.view(seat)
-        view["game"] = {**view.get("game", {}), "offers": self.offers()}
+        view["game"] = {**view.get("game", {}), "offers": self.offers(),
+                        "chat": self.chatty and seat in (0, 1)}  # the chat is the players', not a watcher's
         if self.kind == "hotseat" and seat in (0, 1) and behind_cover(view):  # a spectator has no cover
             view = covered(view)
         return json.dumps({"type": "view", "view": view})
@@ -246,6 +286,10 @@ class LocalSession(Session):
             self._concede(SEATS.index(conceded))
 
     # ------------------------------------------------------------ the interface
+
+    @property
+    def chatty(self) -> bool:
+        return self.kind == "lan"
 
     def seat_of(self, token: str) -> int | None:
         for seat, t in self.tokens.items():

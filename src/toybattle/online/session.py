@@ -3,7 +3,10 @@
 Wire messages are JSON objects with a kind ``k`` (their shape is checked by ``wire.check``):
 ``hello`` (first, unchained: which game, and the hash of every message this peer holds),
 ``sync`` (after a reconnect: the chained messages the other peer is missing),
-``msg`` (one chained message, see protocol.py), ``forfeit`` (a failed check: who and why).
+``msg`` (one chained message, see protocol.py), ``forfeit`` (a failed check: who and why),
+``chat`` (a player's short text: outside the chain, never stored, at most ``chat.BURST`` lines
+per ``chat.WINDOW`` seconds taken from the other peer; it may come at any time, even while this
+side thinks about its move, and never extends a wait limit).
 
 Every wait has a limit: a move ``move_limit``, any other message ``reply_limit``. When it runs out
 this side may claim the game (won by abandonment), keep waiting, or close the room (the game stays
@@ -12,6 +15,7 @@ saved, to resume); an opening the protocol requires that does not come in time i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import secrets
 import statistics
@@ -20,6 +24,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..chat import ChatRefused, Limiter, clean
 from ..rules import SEATS, TERRAIN_IDS, State
 from ..store import Store
 from . import persist, transport, wire
@@ -142,6 +147,10 @@ class Game:
         self.deadline: tuple[int, str, float] | None = None  # (seat, "move"/"reply", epoch s) of the wait now
         self.on_wait: Callable[[], None] | None = None  # called when the deadline changes (the app's countdown)
         self.on_silence: Callable[[str, float], Awaitable[str]] | None = None  # the player's choice, if asked
+        self.on_chat: Callable[[str], None] | None = None  # a chat line from the other player
+        self.link: Link | None = None  # while playing
+        self._heard = Limiter()  # the other player's chat lines
+        self._held: asyncio.Future[dict[str, Any]] | None = None  # a message read while this side thought
 
     @property
     def m(self) -> Match:
@@ -220,8 +229,13 @@ class Game:
         limit = self.opts.move_limit if due == "move" else self.opts.reply_limit
         while True:
             self._wait_for(due, limit)
+            until = time.monotonic() + limit
             try:
-                return wire.check(await link.recv(limit))
+                while True:  # chat lines do not extend the wait
+                    obj = wire.check(await self._recv(link, max(0.0, until - time.monotonic())))
+                    if obj["k"] != "chat":
+                        return obj
+                    self._chat_in(obj["text"])
             except Garbled as e:
                 raise wire.Malformed(str(e).removeprefix("the other player sent ")) from None
             except Silence:
@@ -242,6 +256,55 @@ class Game:
                 raise SessionError(self._lost(str(e))) from None
             finally:
                 self._wait_for(None, 0)
+
+    async def _recv(self, link: Link, timeout: float) -> dict[str, Any]:
+        held, self._held = self._held, None
+        if held is not None:
+            return held.result()
+        return await link.recv(timeout)
+
+    def _chat_in(self, text: str) -> None:
+        """A chat line from the other player: shown if it is clean and not one too many, else dropped."""
+        try:
+            line = clean(text)
+        except ChatRefused:
+            return
+        if self._heard.allow(1) and self.on_chat:
+            self.on_chat(line)
+
+    def chat(self, text: str) -> None:
+        """Send this player's chat line (already cleaned and rate-limited by the caller)."""
+        if self.link is None or not self.playing:
+            raise SessionError("the other player is not connected: the chat line is not sent")
+        self.link.send({"k": "chat", "text": text})
+
+    async def _listening(self, link: Link, choosing: Awaitable[int | None]) -> int | None:
+        """Wait for this player's choice while reading the other's chat lines; any other message is
+        held for ``_next`` (the other peer has nothing else to say while this side thinks)."""
+        choice = asyncio.ensure_future(choosing)
+        reading: asyncio.Future[dict[str, Any]] | None = None
+        try:
+            while self._held is None:
+                reading = asyncio.ensure_future(link.recv(None))
+                await asyncio.wait({choice, reading}, return_when=asyncio.FIRST_COMPLETED)
+                if not reading.done():
+                    break
+                try:
+                    obj = wire.check(reading.result())
+                except (LinkError, wire.Malformed):
+                    self._held = reading
+                    break
+                if obj["k"] == "chat":
+                    self._chat_in(obj["text"])
+                else:
+                    self._held = reading
+            return await choice
+        finally:
+            choice.cancel()
+            if reading is not None and not reading.done():  # no stray reader may take the next message
+                reading.cancel()
+                with contextlib.suppress(asyncio.CancelledError, LinkError):
+                    await reading
 
     async def _choose_on_silence(self, due: str, limit: float) -> str:
         choice = await self.on_silence(due, limit) if self.on_silence else self.opts.when_silent
@@ -267,6 +330,7 @@ class Game:
 
     async def _play(self, link: Link, hello: dict[str, Any]) -> dict[str, Any]:
         m = self.m
+        self.link = link
         try:
             await self._catch_up(link, hello)
             self._save()
@@ -293,6 +357,8 @@ class Game:
             return self._fail(link, Forfeit(1 - m.me, f"sent a malformed message ({e})"))
         except Claimed:
             self._save()
+        finally:
+            self.link = None
         return m.result()
 
     async def _catch_up(self, link: Link, hello: dict[str, Any]) -> None:
@@ -322,7 +388,7 @@ class Game:
             self.deadline = (m.me, "move", time.time() + self.opts.move_limit)  # as the other side counts it
             if self.on_wait:
                 self.on_wait()
-            action = await self.player.choose(m.observation(), len(m.log))
+            action = await self._listening(link, self.player.choose(m.observation(), len(m.log)))
         text = m.make(action)
         msg = m.accept(text, m.me)
         self._save()

@@ -42,6 +42,7 @@ from starlette.routing import Route
 from ..app.server import Part, relay_url
 from ..app.session import Refused, Session, new_token
 from ..app.view import log_lines, seat_view
+from ..chat import ChatRefused
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
@@ -163,6 +164,7 @@ class OnlineSession(Session):
         self._pushes: set[asyncio.Task[None]] = set()
         game.on_silence = self._ask
         game.on_wait = self._push
+        game.on_chat = self._chat_in
 
     @property
     def id(self) -> str:  # type: ignore[override]
@@ -187,6 +189,31 @@ class OnlineSession(Session):
             return await self._choice
         finally:
             self.silent, self._choice = None, None
+
+    @property
+    def chatty(self) -> bool:
+        return True
+
+    async def chat(self, seat: int, text: object) -> None:
+        if self.game.link is None or not self.game.playing:
+            raise Refused("the other player is not connected: the chat line is not sent")
+        await super().chat(seat, text)
+
+    async def send_chat(self, entry: dict[str, Any]) -> None:
+        try:
+            self.game.chat(entry["text"])
+        except SessionError as e:
+            raise Refused(str(e)) from None
+
+    def _chat_in(self, text: str) -> None:
+        seat = 1 - self.match.me
+        try:
+            self.chat_log.add(SEATS[seat], text, seat)
+        except ChatRefused:
+            return
+        task = asyncio.get_running_loop().create_task(self.heard())
+        self._pushes.add(task)
+        task.add_done_callback(self._pushes.discard)
 
     def choose_on_silence(self, choice: str) -> None:
         if self._choice is None or self._choice.done():

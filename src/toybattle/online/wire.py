@@ -1,6 +1,6 @@
 """The shape of every wire message, checked before any of it is used (docs/fair-play.md, "The wire").
 
-A peer can send anything; ``check`` lets through only the four kinds this program speaks, each with
+A peer can send anything; ``check`` lets through only the five kinds this program speaks, each with
 exactly its fields, of the right types and sizes, and says in one line what is wrong otherwise.
 The bytes were already bounded by ``transport.MAX_WIRE`` and their nesting by ``MAX_DEPTH``.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..chat import MAX_CHAT
 from .protocol import MAX_CHAINED, MAX_REASON
 
 MAX_DEPTH = 6  # the deepest message (a hello's setup) nests 3 levels
@@ -16,7 +17,7 @@ MAX_MESSAGES = 20_000  # hashes in a hello / messages in a sync (a long game sen
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 HASH = re.compile(r"^[0-9a-f]{64}$")
 FIELDS = {"hello": {"k", "resume", "setup", "hashes"}, "sync": {"k", "msgs"}, "msg": {"k", "m"},
-          "forfeit": {"k", "seat", "reason"}}
+          "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}}
 SETUP = {"game", "terrain", "first_game", "host_seat"}
 
 
@@ -64,6 +65,9 @@ def check(obj: Any) -> dict[str, Any]:
     elif kind == "msg":
         if not (isinstance(obj["m"], str) and len(obj["m"]) <= MAX_CHAINED):
             raise Malformed(f"a chained message that is not a text of at most {MAX_CHAINED} characters")
+    elif kind == "chat":  # outside the chain: a short text, never stored
+        if not (isinstance(obj["text"], str) and 0 < len(obj["text"]) <= MAX_CHAT):
+            raise Malformed(f"a chat message that is not a text of 1 to {MAX_CHAT} characters")
     elif not (obj["seat"] in (0, 1) and type(obj["seat"]) is int and isinstance(obj["reason"], str)
               and len(obj["reason"]) <= MAX_REASON):
         raise Malformed(f"a forfeit notice without a seat and a reason of at most {MAX_REASON} characters")

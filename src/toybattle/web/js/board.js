@@ -121,6 +121,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
 
   const nodes = el("g", { class: "nodes" }, svg);
   const groups = {};
+  const keys = {};  // each base's focusable tap circle, by keyboard
   for (const n of terrain.nodes) {
     const [x, y] = at[n.id];
     const stack = stacks[String(n.id)] || [];
@@ -135,11 +136,6 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (opts.selected === n.id) cls.push("selected");
     if (view.dnode === n.id) cls.push("acting");
     const g = el("g", { class: cls.join(" "), transform: `translate(${x},${y})`, "data-node": n.id }, nodes);
-    if (opts.keys) {
-      g.setAttribute("tabindex", "-1");
-      g.setAttribute("role", "button");
-      g.setAttribute("aria-label", (opts.nodeLabel && opts.nodeLabel(n.id)) || String(n.id));
-    }
     groups[n.id] = g;
     if (targets.has(n.id)) {
       el("circle", { r: R + 6, class: "target-halo" }, g);
@@ -193,12 +189,21 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     }
     // the latest move: a pointer above the base, in the mover's colour
     if (last.has(n.id)) el("path", { d: `M-7 ${-R - 13} H7 L0 ${-R - 2} Z`, class: `last-mark ${opts.last.seat}` }, g);
-    el("circle", { r: R + 8, class: "hit", "data-node": n.id }, g);
+    const hit = el("circle", { r: R + 8, class: "hit", "data-node": n.id }, g);
+    // by keyboard, a base is its tap circle: a button named by its label (number, top troop, target),
+    // holding none of the drawing's digits (a strength, a stack's depth), which would blur that name
+    if (opts.keys) {
+      Object.entries({ tabindex: "-1", role: "button", "aria-label": (opts.nodeLabel && opts.nodeLabel(n.id)) || String(n.id) })
+        .forEach(([k, v]) => hit.setAttribute(k, v));
+      keys[n.id] = hit;
+    }
   }
 
-  if (opts.animate !== false && sameGame) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
+  // a player who asks the system for less motion sees the board change without animation
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (opts.animate !== false && sameGame && !still) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
   svg.__tbPrev = { terrain: terrain.id, flip, stacks: JSON.parse(JSON.stringify(stacks)) };
-  if (opts.keys) keyboard(svg, terrain, at, groups, targets, hadFocus, opts);
+  if (opts.keys) keyboard(svg, terrain, at, keys, targets, hadFocus, opts);
 
   svg.onclick = (ev) => {
     const hit = ev.target.closest("[data-node],[data-region]");
@@ -271,20 +276,20 @@ function step(terrain, at, from, dir) {
 }
 
 // One base at a time takes Tab (a roving tabindex): the focused one, else the first target, else the first base.
-function keyboard(svg, terrain, at, groups, targets, hadFocus, opts) {
-  let roving = hadFocus !== null ? hadFocus : (svg.__tbFocus in groups ? svg.__tbFocus : null);
+function keyboard(svg, terrain, at, keys, targets, hadFocus, opts) {
+  let roving = hadFocus !== null ? hadFocus : (svg.__tbFocus in keys ? svg.__tbFocus : null);
   // a new choice: the focus goes to its first target
   if (targets.size && (roving === null || !targets.has(roving))) roving = [...targets][0];
   if (roving === null) roving = terrain.nodes[0].id;
   const focusOn = (id) => {
-    if (groups[svg.__tbFocus]) groups[svg.__tbFocus].setAttribute("tabindex", "-1");
+    if (keys[svg.__tbFocus]) keys[svg.__tbFocus].setAttribute("tabindex", "-1");
     svg.__tbFocus = id;
-    groups[id].setAttribute("tabindex", "0");
-    groups[id].focus({ preventScroll: true });
+    keys[id].setAttribute("tabindex", "0");
+    keys[id].focus({ preventScroll: true });
   };
   svg.__tbFocus = roving;
-  groups[roving].setAttribute("tabindex", "0");
-  if (hadFocus !== null) groups[roving].focus({ preventScroll: true });
+  keys[roving].setAttribute("tabindex", "0");
+  if (hadFocus !== null) keys[roving].focus({ preventScroll: true });
   svg.__tbFocusOn = focusOn;
   svg.onkeydown = (ev) => {
     const id = ev.target.dataset && ev.target.dataset.node ? Number(ev.target.dataset.node) : null;
@@ -305,6 +310,6 @@ function keyboard(svg, terrain, at, groups, targets, hadFocus, opts) {
 
 /** Put the keyboard's focus on the board (on its first target, if any). */
 export function focusBoard(svg) {
-  const first = svg.querySelector("g.node.target") || svg.querySelector("g.node[tabindex='0']");
+  const first = svg.querySelector("g.node.target") || svg.querySelector(".hit[tabindex='0']");
   if (first && svg.__tbFocusOn) svg.__tbFocusOn(Number(first.dataset.node));
 }

@@ -16,13 +16,13 @@ export async function showHome() {
   const pick = (name, options, value) => h("div", { class: "seg", role: "radiogroup", "data-name": name },
     options.map(([v, label]) => h("label", { class: "seg-opt" },
       h("input", { type: "radio", name, value: v, checked: v === value }), h("span", {}, label))));
-  const levelSel = h("select", { name: "level", id: "level" },
+  const levelSel = h("select", { name: "level", id: "level", "aria-label": t("home.level") },
     meta.levels.map((lv) => h("option", { value: lv.name, selected: lv.name === meta.default_level }, `${lv.label}`)));
   const levelHelp = h("p", { class: "muted small", id: "level-help" });
   const setHelp = () => { const lv = meta.levels.find((l) => l.name === levelSel.value); levelHelp.textContent = lv ? lv.description : ""; };
   levelSel.addEventListener("change", setHelp);
   setHelp();
-  const terrainSel = h("select", { name: "terrain", id: "terrain" },
+  const terrainSel = h("select", { name: "terrain", id: "terrain", "aria-label": t("home.terrain") },
     meta.terrains.map((tr) => h("option", { value: tr.id, selected: tr.id === "castle" }, `${tr.name} — ${t("home.objective", { n: tr.objective.blue })}`)),
     h("option", { value: "random" }, t("home.randomTerrain")));
   const form = h("form", { class: "panel newgame", id: "newgame" },

@@ -128,11 +128,11 @@ function openSocket(path) {
 // The browser side of the websocket protocol (docs/protocol.md): one socket, bound to one seat,
 // re-bound after every reconnect: to a seat by its token, or (`watch`: a watch link's key) as a
 // spectator. Callbacks: onView(view), onError(message, id), onRematch(msg),
-// onStatus("online" | "offline").
+// onStatus("online" | "offline"), onChat(lines).
 
 export class GameSocket {
-  constructor({ game, token, watch, onView, onError, onRematch, onStatus, onOk, onHint }) {
-    Object.assign(this, { game, token, watch, onView, onError, onRematch, onStatus, onOk, onHint });
+  constructor({ game, token, watch, onView, onError, onRematch, onStatus, onOk, onHint, onChat }) {
+    Object.assign(this, { game, token, watch, onView, onError, onRematch, onStatus, onOk, onHint, onChat });
     this.nextId = 1;
     this.closed = false;
     this.retry = 0;
@@ -155,6 +155,7 @@ export class GameSocket {
       else if (msg.type === "rematch") this.onRematch && this.onRematch(msg);
       else if (msg.type === "ok") this.onOk && this.onOk(msg.id);
       else if (msg.type === "hint") this.onHint && this.onHint(msg);
+      else if (msg.type === "chat") this.onChat && this.onChat(msg.lines || []);
     };
     ws.onclose = () => {
       if (this.closed) return;
@@ -189,6 +190,7 @@ export class GameSocket {
   concede() { return this.send({ type: "concede" }); }
   hint() { return this.send({ type: "hint" }); }
   rematch() { return this.send({ type: "rematch" }); }
+  chat(text) { return this.send({ type: "chat", text }); }
 
   close() {
     this.closed = true;

@@ -6,6 +6,7 @@ import { getMeta } from "./data.js";
 import { troopCard } from "./cards.js";
 import { openSheet, confirmBox } from "./sheet.js";
 import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
+import { muted, setMuted } from "./sound.js";
 
 /** Hide the screen until `seat`'s player says they hold the device (a hot-seat hand-over). */
 export function coverFor(screen, seat) {
@@ -53,6 +54,7 @@ export function menuSheet(screen) {
   if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, t("menu.invite")));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, t("play.gameLog")));
   items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, t("menu.watch")));
+  items.push(soundSwitch());
   // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
   items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, t("play.troops")));
   items.push(h("h3", {}, t("menu.language")), langSwitch(h));
@@ -110,4 +112,15 @@ async function watchSheet(screen) {
   openSheet(t("menu.watch"), h("div", { class: "invite" },
     h("p", {}, t("watch.text")),
     h("p", {}, h("a", { href: url, id: "watch-url", class: "mono", target: "_blank" }, url))));
+}
+
+/** The sound switch: on or off, remembered in this browser. */
+export function soundSwitch() {
+  const b = h("button", { class: "btn", id: "btn-sound", "aria-pressed": String(!muted()), title: t("sound.toggle"),
+    onclick: () => {
+      setMuted(!muted());
+      b.setAttribute("aria-pressed", String(!muted()));
+      b.textContent = t(muted() ? "sound.off" : "sound.on");
+    } }, t(muted() ? "sound.off" : "sound.on"));
+  return b;
 }

@@ -12,6 +12,9 @@ import { openSheet, closeSheet } from "./sheet.js";
 import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteSheet } from "./overlays.js";
 import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
+import { Chat } from "./chat.js";
+import { Limits } from "./limits.js";
+import { play as playSound, soundsOf } from "./sound.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 import { t, tn, seatName } from "./i18n.js";
 
@@ -65,18 +68,21 @@ export class PlayScreen {
     this.lastFx = 0;
     this.covered = false;
     this.seat = Object.keys(entry.tokens)[0];
+    this.chat = new Chat(this);
+    this.limits = new Limits(this);
     this.build();
     this.sock = new GameSocket({
       game: id, token: entry.tokens[this.seat],
       onView: (v) => this.onView(v),
-      onError: (m) => this.toast(m),
+      onError: (m, id) => this.chat.refused(id, m) || this.toast(m),
       onRematch: (m) => this.onRematch(m),
       onHint: (m) => this.onHint(m),
       onStatus: (s) => this.setOnline(s !== "offline"),
+      onChat: (lines) => this.chat.heard(lines),
     });
   }
 
-  close() { this.closed = true; this.sock.close(); closeSheet(); }
+  close() { this.closed = true; this.limits.stop(); this.sock.close(); closeSheet(); }
 
   build() {
     document.body.className = "page-play";
@@ -89,6 +95,7 @@ export class PlayScreen {
         h("div", { class: "net-status", id: "net-status", role: "status" }),
         h("button", { class: "btn ghost wide-only", id: "troops-btn", onclick: () => this.showHandbook() }, t("play.troops")),
         h("button", { class: "btn ghost phone-only", id: "log-btn", onclick: () => this.showLog() }, t("play.log")),
+        this.chat.button,
         h("button", { class: "btn ghost", id: "menu-btn", "aria-label": t("play.more"), onclick: () => this.showMenu() }, "⋯")),
       h("div", { class: "strip opp", id: "opp" }),
       h("div", { class: "table" },
@@ -101,12 +108,13 @@ export class PlayScreen {
       h("div", { class: "console" },
         h("div", { class: "dock" },
           h("div", { class: "info", id: "info" },
-            h("div", { class: "prompt", id: "prompt" }, T.connecting),
+            h("div", { class: "prompt", id: "prompt", tabindex: "0" }, T.connecting),  // it may scroll: reachable by keyboard
+            this.limits.line,
             h("div", { class: "aux", id: "aux" }),
             h("div", { class: "card-pop hidden", id: "card-pop" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
           h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
-          h("div", { class: "rack", id: "rack", "aria-label": t("play.yourRack") })),
+          h("div", { class: "rack", id: "rack", role: "group", "aria-label": t("play.yourRack") })),
         h("aside", { class: "side" },
           h("div", { class: "side-card", id: "side-card" }),
           h("div", { class: "side-discard", id: "side-discard" }),
@@ -121,17 +129,19 @@ export class PlayScreen {
   async onView(v) {
     if (this.closed) return;
     const seq = this.viewSeq = (this.viewSeq || 0) + 1;
-    if (v.waiting) { this.showWaiting(v); return; }
+    if (v.waiting || !v.stacks) { this.showWaiting(v); return; }  // no board yet (or a room that ended before the deal)
     v.log = v.log || [];
     v.players = v.players || {};
     if (v.game && v.game.error) this.toast(v.game.error);
     const fresh = !this.view || this.view.ply !== v.ply || this.view.seat !== v.seat || this.view.over !== v.over ||
       !v.legal;
     const prevSeat = this.view && this.view.seat;
+    const prevStacks = (this.view && this.view.stacks) || {};
     this.terrain = await getTerrain(v.terrain);
     if (this.closed || seq !== this.viewSeq) return;  // a newer view arrived while this one waited
     this.view = v;
     this.seat = v.seat;
+    this.chat.offer(!!(v.game && v.game.chat));
     const waiting = $("#waiting", this.root);
     if (waiting) waiting.remove();
     if (fresh) { this.choice.reset(); this.hintNode = null; if (isHint(this.card)) this.card = null; }
@@ -145,6 +155,7 @@ export class PlayScreen {
     const fx = prevSeat === v.seat ? newEntries.map((e) => e.fx) : [];
     this.lastFx = v.log.length ? v.log[v.log.length - 1].n : 0;
     this.render(fx);
+    if (prevSeat === v.seat) soundsOf(newEntries, prevStacks, v.seat).forEach((name, k) => setTimeout(() => playSound(name), 160 * k));
     if (v.over) this.showEnd(); else $("#endscreen") && $("#endscreen").remove();
   }
 
@@ -177,7 +188,7 @@ export class PlayScreen {
 
   showWaiting(v) {
     const code = (v.game && v.game.code) || this.entry.code || "";
-    const error = v.game && v.game.error;
+    const error = (v.game && v.game.error) || (v.over && v.result);
     const status = error ? h("p", { class: "error", id: "room-status" }, error) : null;
     // a closed room waits for nobody: say why, and offer the way on
     const next = !error ? null : this.entry.room
@@ -188,7 +199,8 @@ export class PlayScreen {
     const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, t("room.code")),
       h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
       error ? null : h("p", {}, t("room.howJoin")),
-      status, next);
+      status, next, ...this.limits.buttons(v));
+    this.limits.update(v);  // a peer that went silent before the deal: its countdown, then the choices
     const wrap = $(".board-wrap", this.root);
     const old = $("#waiting", this.root);
     if (old) old.remove();
@@ -228,6 +240,7 @@ export class PlayScreen {
     $("#prompt").classList.toggle("mine", !!v.legal);
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
     this.renderButtons();
+    this.limits.update(v);
     this.renderRack();
     this.renderSide();
     this.renderCard();
@@ -310,6 +323,7 @@ export class PlayScreen {
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, t("play.result")));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
     if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, t("room.close")));
+    out.push(...this.limits.buttons(v));  // the other player is past its time limit
     fill($("#buttons"), ...out);
   }
 

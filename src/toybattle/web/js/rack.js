@@ -12,12 +12,15 @@ export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
     return h("button", {
       class: `rack-tile${picked ? " picked" : ""}${choice.stuck(view, code) ? " stuck" : ""}`,
       "data-troop": code, "data-k": k, "aria-pressed": picked ? "true" : "false", disabled,
-      "aria-label": `${troopName(code)}${picked ? t("rack.picked") : ""}`, onclick: (ev) => onPick(code, k, ev),
-    }, tileSvg([view.seat, code], 38), h("span", { class: "rack-name" }, troopName(code)));
+      onclick: (ev) => onPick(code, k, ev),  // named by its visible words; aria-pressed says it is picked
+    }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, troopName(code)));
   });
   const laid = view.laid.map((code) => h("button", {
     class: "rack-tile laid", "data-troop": code, "aria-label": t("rack.laidLabel", { name: troopName(code) }),
     disabled: !onLaid || disabled, onclick: () => onLaid && onLaid(code),
-  }, tileSvg([view.seat, code], 38), h("span", { class: "rack-name" }, t("rack.laid"))));
+  }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, t("rack.laid"))));
   return [...tiles, ...laid];
 }
+
+// a tile's picture repeats its name (and a strength a screen reader need not spell out)
+function quiet(svg) { svg.setAttribute("aria-hidden", "true"); return svg; }

@@ -15,8 +15,10 @@ export function seatStrip(box, view, seat, { you, onCounter, onDiscard }) {
   const c = view.counts[seat];
   const p = view.players[seat] || { name: seatName(seat) };
   const mine = seat === view.seat;
-  const counter = (kind, icon, text) => h("button", { class: `counter c-${kind}`, "aria-label": `${seatName(seat)} ${LABELS[kind]}: ${text}`,
-    onclick: () => onCounter(kind) }, h("span", { class: "c-val" }, icon, h("span", {}, text)), h("span", { class: "c-label" }, LABELS[kind]));
+  // a counter's name is its visible words, with the seat before them for a screen reader ("Red 0/7 medals")
+  const counter = (kind, icon, text) => h("button", { class: `counter c-${kind}`, onclick: () => onCounter(kind) },
+    h("span", { class: "sr-only" }, `${seatName(seat)} `), h("span", { class: "c-val" }, icon, h("span", {}, text)),
+    h("span", { class: "c-label" }, ` ${LABELS[kind]}`));
   box.className = `strip ${box.id} ${seat}${view.actor === seat ? " acting" : ""}`;
   fill(box,
     h("div", { class: "who" }, badge(seat), h("span", { class: "name" }, you ? t("play.you") : p.name)),
@@ -25,7 +27,7 @@ export function seatStrip(box, view, seat, { you, onCounter, onDiscard }) {
     counter("reserve", svgIcon(RESERVE, "reserve-icon"), `${c.reserve}`),
     !mine && view.seen.length ? h("span", { class: "seen", title: t("strip.seen") },
       ...view.seen.map((code) => tileSvg([seat, code], 22))) : null,
-    !mine ? h("button", { class: "counter c-discard", "aria-label": `${LABELS.discard}: ${view.discard.length}`, id: "discard-btn", onclick: onDiscard },
+    !mine ? h("button", { class: "counter c-discard", id: "discard-btn", onclick: onDiscard },
       h("span", { class: "c-val" }, svgIcon(DISCARD, "discard-icon"), h("span", {}, `${view.discard.length}`)),
-      h("span", { class: "c-label" }, LABELS.discard)) : null);
+      h("span", { class: "c-label" }, ` ${LABELS.discard}`)) : null);
 }

@@ -1,0 +1,71 @@
+"""Chat between the two players of a two-device or online game: short texts, outside the game.
+
+A chat line is never part of the game record or of the online hash chain; it lives only in memory
+while the game is open. Texts are bounded and stripped of control characters here; the page shows
+them as text (never as HTML). Each seat may say at most ``BURST`` lines within ``WINDOW`` seconds.
+"""
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_CHAT = 200  # characters of one line
+BURST, WINDOW = 5, 10.0  # lines per seat within a window of seconds
+KEEP = 50  # lines a game keeps in memory
+
+
+class ChatRefused(ValueError):
+    """A chat line that is not sent; the text says why in one line."""
+
+
+def clean(text: object) -> str:
+    """``text`` as a chat line: a string, control characters removed, trimmed, 1 to MAX_CHAT characters."""
+    if not isinstance(text, str):
+        raise ChatRefused("a chat line is a text")
+    line = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text).strip()
+    if not line:
+        raise ChatRefused("an empty chat line is not sent")
+    if len(line) > MAX_CHAT:
+        raise ChatRefused(f"a chat line is at most {MAX_CHAT} characters")
+    return line
+
+
+@dataclass
+class Limiter:
+    """At most ``burst`` events within ``window`` seconds (per seat)."""
+
+    burst: int = BURST
+    window: float = WINDOW
+    times: dict[int, deque[float]] = field(default_factory=dict)
+
+    def allow(self, seat: int, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        q = self.times.setdefault(seat, deque())
+        while q and now - q[0] >= self.window:
+            q.popleft()
+        if len(q) >= self.burst:
+            return False
+        q.append(now)
+        return True
+
+
+@dataclass
+class ChatLog:
+    """The chat lines of one open game, numbered, with the rate limit of each seat."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    limiter: Limiter = field(default_factory=Limiter)
+    count: int = 0
+
+    def add(self, seat: str, text: object, seat_no: int) -> dict[str, Any]:
+        """Add ``seat``'s line (ChatRefused if it is malformed or comes too fast); the line added."""
+        line = clean(text)
+        if not self.limiter.allow(seat_no):
+            raise ChatRefused(f"slow down: at most {self.limiter.burst} chat lines in {self.limiter.window:g} s")
+        self.count += 1
+        entry = {"n": self.count, "seat": seat, "text": line}
+        self.lines = [*self.lines[-(KEEP - 1):], entry]
+        return entry

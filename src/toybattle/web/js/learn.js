@@ -229,7 +229,7 @@ function focusedPart() {
 function refocus(st, had, sent) {
   if (!had) return;
   const find = (sel) => app.querySelector(sel);
-  const board = () => st.svg.querySelector("g.node[tabindex='0']");
+  const board = () => st.svg.querySelector(".hit[tabindex='0']");  // a base's keyboard button is its tap circle
   let to = null;
   if (st.result && st.result.done) to = find("#next") || find("#retry");
   else if (sent && !st.result) to = st.choice.targets(st.view).length ? board() : find(".controls button") || board();

@@ -25,7 +25,7 @@ export async function showWatch(id, key) {
   document.body.className = "page-play page-watch";
   const svg = svgEl({ id: "board", role: "img", "aria-label": t("play.board") });
   const prompt = h("div", { class: "prompt", id: "prompt", "aria-live": "polite" }, t("play.connecting"));
-  const logBox = h("div", { class: "replay-log", "aria-label": t("play.gameLog") });
+  const logBox = h("div", { class: "replay-log", role: "log", "aria-label": t("play.gameLog") });
   const strips = { red: h("div", { class: "strip" }), blue: h("div", { class: "strip" }) };
   const title = h("div", { class: "title" }, t("watch.title"));
   let terrain = null;

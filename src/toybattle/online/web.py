@@ -264,7 +264,13 @@ class OnlineSession(Session):
 
     @property
     def over(self) -> bool:
-        return self.match is not None and self.match.finished
+        return self.game.match is not None and self.game.match.finished
+
+    @property
+    def idle(self) -> bool:
+        """Over, no socket watching and its game task done: the store holds all of it, and ``stored``
+        loads it again if a page asks (so finished online games leave memory, as local ones do)."""
+        return self.over and not self._listeners and not self.connected
 
     @property
     def connected(self) -> bool:
@@ -291,6 +297,7 @@ class OnlineSession(Session):
                 self.error = f"the online game stopped: {e}"
             await self.changed()
         self.task = asyncio.get_running_loop().create_task(guarded())
+        self.task.add_done_callback(lambda _: self.release_if_idle())  # its last message may end the game
         return self.task
 
 
@@ -333,7 +340,7 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     if not isinstance(token, str):
         raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
     journal = SeatLog()  # the log is rebuilt as the history replays
-    match, relay, local = persist.load(ctx.store, row.id, finished=True, seen=journal.record)
+    match, relay, local = persist.replay(row, finished=True, seen=journal.record)  # the row read off the loop
     player = WebPlayer()
     game = Game(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store)
     game.match, game.local_id, game.extra = match, local, {"app": {"token": token}}
@@ -414,7 +421,7 @@ def routes(ctx: Any) -> list[Route]:
         player = WebPlayer()
         game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         try:
-            game.load()  # the stored history, replayed through every check (nothing is written)
+            await game.load()  # the stored history, replayed through every check (nothing is written)
         except SessionError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         game.extra = {"app": {"token": old.token}}

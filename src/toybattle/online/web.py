@@ -224,6 +224,10 @@ class OnlineSession(Session):
                      if self.code else "Rejoining the room…")
         elif self.error:  # the game stopped here (it is saved): say why where the prompt stands
             v.update(legal=None, can_undo=False, prompt=self.error)
+        elif v.get("legal") and (self.player.waiting is None or self.player.waiting.done()):
+            # this seat's turn, but the game is still storing or sending the last message: nothing
+            # offered would be taken yet; the view that follows asks
+            v.update(legal=None, can_undo=False)
         return v
 
     def record(self, msg: dict[str, Any]) -> None:

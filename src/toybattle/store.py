@@ -19,9 +19,9 @@ older file brings it up to date through ``MIGRATIONS``, one step per version,
 each in its own transaction. A file from a newer toybattle is refused, not
 guessed at.
 
-One process writes a games file at a time: a server holds ``WriterLock`` (an OS lock on
-``<file>.lock``, which names the holder's process id) for its whole life, so a second server on
-the same file stops at once instead of overwriting the first one's games.
+One process writes a games file at a time: ``toybattle serve``, ``host`` and ``join`` hold
+``WriterLock`` (an OS lock on ``<file>.lock``, which names the holder's process id) for their whole
+life, so a second program on the same file stops at once instead of overwriting the first one's games.
 
 The default file lives in the user's data directory; ``--db`` or the
 ``TOYBATTLE_DB`` environment variable choose another.

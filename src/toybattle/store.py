@@ -68,6 +68,7 @@ UPSERT = ("INSERT INTO games (id, kind, created, updated, over, winner, reason, 
           "updated=excluded.updated, over=excluded.over, winner=excluded.winner, "
           "reason=excluded.reason, record=excluded.record, meta=excluded.meta")
 GROUP = 64  # the most jobs taken at once (bounds one transaction; the rest go in the next)
+THREADS = sys.platform not in ("emscripten", "wasi")  # a browser's worker (Pyodide) starts no threads
 CACHE_KIB = 512  # SQLite's page cache: reads are by id, one row each; a bigger cache only grows with the file
 
 
@@ -178,8 +179,10 @@ class Store:
             if isinstance(e, StoreError):
                 raise
             raise StoreError(f"cannot open the games file {self.path}: {e}") from None
-        self._writer = threading.Thread(target=self._work, name="toybattle-store", daemon=True)
-        self._writer.start()
+        self._writer: threading.Thread | None = None
+        if THREADS:
+            self._writer = threading.Thread(target=self._work, name="toybattle-store", daemon=True)
+            self._writer.start()
 
     def _migrate(self) -> None:
         while (version := self._user_version()) < VERSION:
@@ -207,7 +210,7 @@ class Store:
             return self._user_version()
 
     def close(self) -> None:
-        if self._writer.is_alive():
+        if self._writer is not None and self._writer.is_alive():
             self._jobs.put(None)
             self._writer.join()  # writes already handed over finish first
         with self._lock:
@@ -235,6 +238,9 @@ class Store:
         return result
 
     def _submit(self, job: _Job) -> Future[Any]:
+        if self._writer is None:  # no threads here: the job runs now, in turn
+            self._run([job])
+            return job.done
         if not self._writer.is_alive():
             raise StoreError(f"the games file {self.path} is closed")
         self._jobs.put(job)
@@ -258,15 +264,18 @@ class Store:
             with contextlib.suppress(queue.Empty):
                 while len(jobs) < GROUP:
                     jobs.append(self._jobs.get_nowait())
-            stop = None in jobs
-            for is_write, group in itertools.groupby((j for j in jobs if j is not None), lambda j: j.call is None):
-                if is_write:
-                    self._commit(list(group))
-                else:
-                    for job in group:
-                        _settle(job)
-            if stop:
+            self._run([j for j in jobs if j is not None])
+            if None in jobs:
                 return
+
+    def _run(self, jobs: list[_Job]) -> None:
+        """Jobs in order; consecutive writes in one transaction."""
+        for is_write, group in itertools.groupby(jobs, lambda j: j.call is None):
+            if is_write:
+                self._commit(list(group))
+            else:
+                for job in group:
+                    _settle(job)
 
     def _commit(self, group: list[_Job]) -> None:
         try:

@@ -182,3 +182,22 @@ def test_a_failed_commit_tells_each_writer_and_stores_none_of_the_group(tmp_path
     s.put(GameRow(id="g0", kind="hotseat", record="r"))  # the file is free again: writes go on
     assert s.get("g0") is not None
     s.close()
+
+
+def test_without_threads_every_job_runs_in_turn(tmp_path, monkeypatch):
+    """A browser's worker (Pyodide) starts no threads: the store then does each job at once."""
+    import asyncio
+
+    monkeypatch.setattr(store_module, "THREADS", False)
+    s = Store(tmp_path / "games.sqlite3")
+    assert s._writer is None
+
+    async def main() -> None:
+        await s.put_async(GameRow(id="g1", kind="hotseat", record="r"))
+        assert (await s.get_async("g1")).record == "r"
+        assert [r.id for r in await s.unfinished_async("hotseat")] == ["g1"]
+
+    asyncio.run(main())
+    s.put(GameRow(id="g2", kind="hotseat", record="r2"))
+    assert s.get("g2").record == "r2"
+    s.close()

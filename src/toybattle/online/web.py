@@ -406,7 +406,7 @@ def routes(ctx: Any) -> list[Route]:
     async def resume(request: Request) -> JSONResponse:
         try:
             body = await _body(request)
-            old = ctx.games.get(body.get("game"))
+            old = await ctx.games.fetch(body.get("game"))
             if not isinstance(old, OnlineSession) or old.seat_of(body.get("token")) is None:
                 raise Refused("no such online game in this app (or not your key to it)")
             if old.over and old.match.abandoned is None:  # a claimed game may be resumed, if both agree
@@ -455,7 +455,7 @@ def routes(ctx: Any) -> list[Route]:
 
     async def mine(request: Request) -> OnlineSession:
         body = await _body(request)
-        s = ctx.games.get(body.get("game"))
+        s = await ctx.games.fetch(body.get("game"))
         if not isinstance(s, OnlineSession) or s.seat_of(body.get("token")) is None:
             raise Refused("no such online game in this app (or not your key to it)")
         return s

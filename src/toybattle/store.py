@@ -6,9 +6,11 @@ peer's own record), what kind of game it is, whether it is over, and a JSON
 A row is written after every action, before the action is acknowledged, so a
 reload, a reconnect or a restarted server resumes the game where it stood.
 The server never touches the file on its event loop: ``put_async`` and ``get_async`` run on the
-store's one writer thread, so a slow or locked file delays only the action being stored (still
-acknowledged only once stored), never another game or socket. Each write is committed with
-``synchronous=FULL``: once ``put`` returns, the
+store's one writer thread, so a slow or locked file delays only the actions being stored (still
+acknowledged only once stored), never another game or socket; the app and online play both go
+through it. Rows that queue up while the disk is busy are written together, in one transaction (a
+group commit: one fsync for all of them), and each one's caller is told only after that commit.
+Each write is committed with ``synchronous=FULL``: once ``put`` returns, the
 game survives a crash of the process and of the machine (a power cut) alike;
 docs/benchmarks.md gives what that costs per write next to the cheaper setting.
 
@@ -17,9 +19,9 @@ older file brings it up to date through ``MIGRATIONS``, one step per version,
 each in its own transaction. A file from a newer toybattle is refused, not
 guessed at.
 
-One process writes a games file at a time: a server holds ``WriterLock`` (an OS lock on
-``<file>.lock``, which names the holder's process id) for its whole life, so a second server on
-the same file stops at once instead of overwriting the first one's games.
+One process writes a games file at a time: ``toybattle serve``, ``host`` and ``join`` hold
+``WriterLock`` (an OS lock on ``<file>.lock``, which names the holder's process id) for their whole
+life, so a second program on the same file stops at once instead of overwriting the first one's games.
 
 The default file lives in the user's data directory; ``--db`` or the
 ``TOYBATTLE_DB`` environment variable choose another.
@@ -28,13 +30,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
+import queue
 import sqlite3
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +62,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
      "CREATE INDEX IF NOT EXISTS games_over ON games(over, updated)"),
 )
 VERSION = len(MIGRATIONS)
+
+UPSERT = ("INSERT INTO games (id, kind, created, updated, over, winner, reason, record, meta) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "
+          "updated=excluded.updated, over=excluded.over, winner=excluded.winner, "
+          "reason=excluded.reason, record=excluded.record, meta=excluded.meta")
+GROUP = 64  # the most jobs taken at once (bounds one transaction; the rest go in the next)
+THREADS = sys.platform not in ("emscripten", "wasi")  # a browser's worker (Pyodide) starts no threads
+CACHE_KIB = 512  # SQLite's page cache: reads are by id, one row each; a bigger cache only grows with the file
 
 
 class StoreError(Exception):
@@ -107,7 +120,7 @@ class WriterLock:
             self._file.seek(0)
             holder = self._file.read().strip()[:20] or "unknown"
             self._file.close()
-            raise StoreError(f"the games file {path} is in use by another toybattle server (process {holder}); "
+            raise StoreError(f"the games file {path} is in use by another toybattle program (process {holder}); "
                              "stop that one, or choose another file with --db")
         self._file.seek(0)
         self._file.truncate()
@@ -134,13 +147,23 @@ def _try_lock(f: Any) -> bool:
     return True
 
 
+class _Job:
+    """One piece of work for the writer thread: a row to write, or a read to run; ``done`` tells its outcome."""
+
+    __slots__ = ("call", "done", "game_id", "params")
+
+    def __init__(self, game_id: str = "", params: tuple[Any, ...] = (), call: Callable[[], Any] | None = None):
+        self.game_id, self.params, self.call = game_id, params, call
+        self.done: Future[Any] = Future()
+
+
 class Store:
     """The games file. Safe to share between the event loop and worker threads (one lock)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self._lock = threading.Lock()
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toybattle-store")  # the writer thread
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         try:
             if str(self.path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -148,6 +171,7 @@ class Store:
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # see the module docstring
+            self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self._migrate()
         except (OSError, sqlite3.Error, StoreError) as e:
             with contextlib.suppress(AttributeError, sqlite3.Error):
@@ -155,6 +179,10 @@ class Store:
             if isinstance(e, StoreError):
                 raise
             raise StoreError(f"cannot open the games file {self.path}: {e}") from None
+        self._writer: threading.Thread | None = None
+        if THREADS:
+            self._writer = threading.Thread(target=self._work, name="toybattle-store", daemon=True)
+            self._writer.start()
 
     def _migrate(self) -> None:
         while (version := self._user_version()) < VERSION:
@@ -182,23 +210,41 @@ class Store:
             return self._user_version()
 
     def close(self) -> None:
-        self._thread.shutdown(wait=True)  # writes already handed over finish first
+        if self._writer is not None and self._writer.is_alive():
+            self._jobs.put(None)
+            self._writer.join()  # writes already handed over finish first
         with self._lock:
             self._db.close()
 
     def put(self, row: GameRow) -> None:
         """Insert or replace a game; the write is durable when this returns."""
-        self._write(row.id, self._params(row))
+        self._submit(_Job(row.id, self._params(row))).result()
 
     async def put_async(self, row: GameRow) -> None:
-        """``put`` on the writer thread: the event loop runs on while the file is written. The row is
-        read now, so later changes to it are not part of this write."""
-        params = self._params(row)
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._write, row.id, params)
+        """``put`` on the writer thread: the event loop runs on while the file is written, and this
+        returns once the row is durable. The row is read now, so later changes to it are not part of
+        this write."""
+        await asyncio.wrap_future(self._submit(_Job(row.id, self._params(row))))
 
     async def get_async(self, game_id: str) -> GameRow | None:
-        """``get`` on the writer thread (never waits for the file on the event loop)."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self.get, game_id)
+        """``get`` on the writer thread (never waits for the file on the event loop), after every
+        write handed over before it."""
+        result: GameRow | None = await asyncio.wrap_future(self._submit(_Job(call=lambda: self.get(game_id))))
+        return result
+
+    async def unfinished_async(self, kind: str | None = None) -> list[GameRow]:
+        """``unfinished`` on the writer thread."""
+        result: list[GameRow] = await asyncio.wrap_future(self._submit(_Job(call=lambda: self.unfinished(kind))))
+        return result
+
+    def _submit(self, job: _Job) -> Future[Any]:
+        if self._writer is None:  # no threads here: the job runs now, in turn
+            self._run([job])
+            return job.done
+        if not self._writer.is_alive():
+            raise StoreError(f"the games file {self.path} is closed")
+        self._jobs.put(job)
+        return job.done
 
     @staticmethod
     def _params(row: GameRow) -> tuple[Any, ...]:
@@ -209,16 +255,46 @@ class Store:
         return (row.id, row.kind, row.created, row.updated, int(row.over), row.winner, row.reason, row.record,
                 json.dumps(row.meta, sort_keys=True))
 
-    def _write(self, game_id: str, params: tuple[Any, ...]) -> None:
+    def _work(self) -> None:
+        """The writer thread: takes every job waiting, in order; rows handed over together (one game's
+        write waited for the disk while others queued) go to the file in one transaction: a group
+        commit, one fsync for all of them. Each row's ``done`` is set only after that commit."""
+        while True:
+            jobs = [self._jobs.get()]
+            with contextlib.suppress(queue.Empty):
+                while len(jobs) < GROUP:
+                    jobs.append(self._jobs.get_nowait())
+            self._run([j for j in jobs if j is not None])
+            if None in jobs:
+                return
+
+    def _run(self, jobs: list[_Job]) -> None:
+        """Jobs in order; consecutive writes in one transaction."""
+        for is_write, group in itertools.groupby(jobs, lambda j: j.call is None):
+            if is_write:
+                self._commit(list(group))
+            else:
+                for job in group:
+                    _settle(job)
+
+    def _commit(self, group: list[_Job]) -> None:
         try:
             with self._lock:
-                self._db.execute(
-                    "INSERT INTO games (id, kind, created, updated, over, winner, reason, record, meta) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "
-                    "updated=excluded.updated, over=excluded.over, winner=excluded.winner, "
-                    "reason=excluded.reason, record=excluded.record, meta=excluded.meta", params)
-        except sqlite3.Error as e:
-            raise StoreError(f"cannot write game {game_id} to {self.path}: {e}") from None
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for job in group:
+                        self._db.execute(UPSERT, job.params)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                    raise
+        except sqlite3.Error as e:  # nothing of the group is stored: each game is told so
+            for job in group:
+                job.done.set_exception(StoreError(f"cannot write game {job.game_id} to {self.path}: {e}"))
+            return
+        for job in group:
+            job.done.set_result(None)
 
     def get(self, game_id: str) -> GameRow | None:
         with self._lock:
@@ -237,3 +313,11 @@ class Store:
         return GameRow(id=r["id"], kind=r["kind"], record=r["record"], meta=json.loads(r["meta"]),
                        over=bool(r["over"]), winner=r["winner"], reason=r["reason"], created=r["created"],
                        updated=r["updated"])
+
+
+def _settle(job: _Job) -> None:
+    """Run a read job on the writer thread; its caller gets the result, or the exception, as if it had called."""
+    try:
+        job.done.set_result(job.call() if job.call else None)
+    except BaseException as e:
+        job.done.set_exception(e)

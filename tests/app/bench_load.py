@@ -76,6 +76,21 @@ class Server:
                     for c in (task / "children").read_text().split()]
         return rss(self.proc.pid), sum(rss(int(c)) for c in children)
 
+    def memory_kinds(self) -> dict[str, float]:
+        """The server's resident memory by kind of mapping, MiB: the C heap (``brk``, where SQLite and
+        small C allocations go), other anonymous memory (Python's arenas, threads' malloc arenas and
+        stacks), and files mapped in (the interpreter, extension modules)."""
+        kinds = {"heap": 0.0, "anon": 0.0, "files": 0.0}
+        kind = "anon"
+        for line in Path(f"/proc/{self.proc.pid}/smaps").read_text().splitlines():
+            head = line.split()
+            if head and "-" in head[0] and not head[0].endswith(":"):  # a mapping's first line
+                name = head[5] if len(head) > 5 else ""
+                kind = "heap" if name == "[heap]" else "files" if name.startswith("/") else "anon"
+            elif head and head[0] == "Rss:":
+                kinds[kind] += int(head[1]) / 1024
+        return {k: round(v, 1) for k, v in kinds.items()}
+
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGINT)  # as Ctrl+C: the server stops cleanly
         try:
@@ -187,7 +202,9 @@ async def soak(args: argparse.Namespace) -> None:
     srv = Server(bot_delay=0.0)
     try:
         done = [0]
-        marks: list[dict[str, Any]] = [{"finished": 0, "rss_mib": [round(x, 1) for x in srv.rss_mib()]}]
+        marks: list[dict[str, Any]] = [{"finished": 0, "rss_mib": [round(x, 1) for x in srv.rss_mib()],
+                                        "kinds_mib": srv.memory_kinds()}]
+        print(json.dumps(marks[-1]), flush=True)
         deadline = time.monotonic() + args.seconds
         acks: list[float] = []
 
@@ -204,7 +221,7 @@ async def soak(args: argparse.Namespace) -> None:
                 if done[0] % 100 == 0:
                     await asyncio.sleep(0.5)  # the server notices closed sockets
                     marks.append({"finished": done[0], "rss_mib": [round(x, 1) for x in srv.rss_mib()],
-                                  "load_average": round(os.getloadavg()[0], 1)})
+                                  "kinds_mib": srv.memory_kinds(), "load_average": round(os.getloadavg()[0], 1)})
                     print(json.dumps(marks[-1]), flush=True)
 
         t0 = time.monotonic()
@@ -215,6 +232,7 @@ async def soak(args: argparse.Namespace) -> None:
         print(json.dumps({"phase": "soak", "games_finished": done[0], "seconds": round(time.monotonic() - t0),
                           "rss_start_mib": marks[0]["rss_mib"], "rss_after_100_mib": base,
                           "rss_end_mib": [round(x, 1) for x in end],
+                          "kinds_end_mib": srv.memory_kinds(),
                           "growth_after_100_pct": round((end[0] / base - 1) * 100, 1),
                           "load_average": os.getloadavg()}))
     finally:

@@ -121,3 +121,83 @@ def test_every_write_is_committed_with_synchronous_full(tmp_path):
     assert s._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: see docs/benchmarks.md
     assert s._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     s.close()
+
+
+def test_rows_that_queue_up_are_written_in_one_commit_and_each_is_told_only_after_it(tmp_path):
+    """Group commit: while the file is busy, writes queue; they then go in one transaction, and no
+    writer hears "stored" before the COMMIT that holds its row."""
+    import asyncio
+
+    s = Store(tmp_path / "games.sqlite3")
+    trace: list[str] = []
+    s._db.set_trace_callback(trace.append)  # the writer thread's statements, in order
+
+    async def main() -> None:
+        holder = sqlite3.connect(str(s.path), timeout=0, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # the disk is "busy": the first write waits for it
+
+        async def write(n: int) -> None:
+            await s.put_async(GameRow(id=f"g{n}", kind="hotseat", record=f"record {n}"))
+            trace.append(f"told g{n}")
+
+        tasks = [asyncio.create_task(write(n)) for n in range(20)]
+        await asyncio.sleep(0.5)
+        assert not any(t.done() for t in tasks)  # nothing is acknowledged while nothing is stored
+        holder.execute("COMMIT")
+        holder.close()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(main())
+    commits = [i for i, line in enumerate(trace) if line == "COMMIT"]
+    assert 1 <= len(commits) <= 3, trace  # 20 rows, at most the first alone and then the rest together
+    for n in range(20):
+        inserted = next(i for i, line in enumerate(trace) if line.startswith("INSERT") and f"'g{n}'" in line)
+        committed = next(i for i in commits if i > inserted)
+        assert trace.index(f"told g{n}") > committed, trace
+    other = sqlite3.connect(str(s.path))  # durable: another connection reads every row
+    assert other.execute("SELECT count(*) FROM games").fetchone()[0] == 20
+    other.close()
+    s.close()
+
+
+def test_a_failed_commit_tells_each_writer_and_stores_none_of_the_group(tmp_path):
+    import asyncio
+
+    s = Store(tmp_path / "games.sqlite3")
+    s._db.execute("PRAGMA busy_timeout = 200")
+
+    async def main() -> list[BaseException | None]:
+        holder = sqlite3.connect(str(s.path), timeout=0, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            return await asyncio.gather(*(s.put_async(GameRow(id=f"g{n}", kind="hotseat", record="r"))
+                                          for n in range(5)), return_exceptions=True)
+        finally:
+            holder.execute("COMMIT")
+            holder.close()
+
+    outcomes = asyncio.run(main())
+    assert all(isinstance(e, StoreError) and "database is locked" in str(e) for e in outcomes), outcomes
+    assert s.get("g0") is None
+    s.put(GameRow(id="g0", kind="hotseat", record="r"))  # the file is free again: writes go on
+    assert s.get("g0") is not None
+    s.close()
+
+
+def test_without_threads_every_job_runs_in_turn(tmp_path, monkeypatch):
+    """A browser's worker (Pyodide) starts no threads: the store then does each job at once."""
+    import asyncio
+
+    monkeypatch.setattr(store_module, "THREADS", False)
+    s = Store(tmp_path / "games.sqlite3")
+    assert s._writer is None
+
+    async def main() -> None:
+        await s.put_async(GameRow(id="g1", kind="hotseat", record="r"))
+        assert (await s.get_async("g1")).record == "r"
+        assert [r.id for r in await s.unfinished_async("hotseat")] == ["g1"]
+
+    asyncio.run(main())
+    s.put(GameRow(id="g2", kind="hotseat", record="r2"))
+    assert s.get("g2").record == "r2"
+    s.close()

@@ -65,8 +65,8 @@ def main(argv: list[str]) -> int:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save
 
-        def save(store, match, *more):
-            honest_save(store, match, *more)
+        async def save(store, match, *more):
+            await honest_save(store, match, *more)
             if len(match.log) >= n:
                 os._exit(9)
 

@@ -215,6 +215,7 @@ async def fuzz(reactor: Any, relay: str, n: int, seed: int) -> dict:
         except Exception as e:
             uncaught.append(f"{i}: {type(e).__name__}: {e}"[:300] + traceback.format_exc()[-600:])
             outcome = "uncaught"
+        game.store.close()  # its writer thread ends with it
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         await _drain(theirs, mine, i)
     return {"n": n, "outcomes": outcomes, "uncaught": uncaught}

@@ -42,7 +42,7 @@ from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow, Store, StoreError
 
 from . import bots as app_bots
-from . import pool, words
+from . import memory, pool, words
 from .lan import Network
 from .localized import ErrorsInLanguage, scope_language
 from .reference import powers_json, rule_texts, terrain_json, troops_json
@@ -786,9 +786,11 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
             n = games.resume_all()
             if n:
                 log.info("resumed %d unfinished game(s)", n)
+        trimmer = asyncio.get_running_loop().create_task(memory.keep_flat())  # see app/memory.py
         try:
             yield
         finally:
+            trimmer.cancel()
             await ctx.network.close()
             games.stop()
             pool.shutdown()

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS
-from ..store import StoreError
+from ..store import Store, StoreError, WriterLock, default_path
 from . import transport
 from .session import CHOICES, BotPlayer, Game, Options, Player, SessionError
 from .terminal import TerminalPlayer
@@ -78,20 +78,30 @@ def _say(text: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    game = Game(_options(args), _player(args), _say)
-    return _run(args, game, lambda reactor: game.host(reactor, lambda code: _say(f"room code: {code}")))
+    return _run(args, lambda game, reactor: game.host(reactor, lambda code: _say(f"room code: {code}")))
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    game = Game(_options(args), _player(args), _say)
-    return _run(args, game, lambda reactor: game.join(reactor, args.code))
+    return _run(args, lambda game, reactor: game.join(reactor, args.code))
 
 
-def _run(args: argparse.Namespace, game: Game, main: Callable[[Any], Awaitable[dict[str, Any]]]) -> int:
+def _run(args: argparse.Namespace, main: Callable[[Game, Any], Awaitable[dict[str, Any]]]) -> int:
+    """Play one game on the games file, holding its writer lock (as ``serve`` does) the whole time."""
+    player = _player(args)
     try:
-        result = transport.run(main)
+        writer = WriterLock(args.db or default_path())
+    except StoreError as e:
+        raise UserError(str(e)) from None
+    try:
+        game = Game(_options(args), player, _say, store=Store(args.db))
+        try:
+            result = transport.run(lambda reactor: main(game, reactor))
+        finally:
+            game.store.close()
     except (SessionError, StoreError) as e:
         raise UserError(str(e)) from None
+    finally:
+        writer.release()
     rtt = game.round_trip_ms()
     me = game.m.me
     if args.json:

@@ -6,6 +6,10 @@ overwrite another. The record is this peer's chained history (one message per li
 hashed); the meta holds the setup, this peer's seat, the mailbox and this peer's own secrets (its
 tile faces and salts: they never leave this machine before the rules reveal them). Written after
 every agreed message, so a restart resumes from the last one.
+
+Every access to the file here goes through the store's writer thread (``put_async``, ``get_async``):
+a slow or locked games file delays only this game's next message, never the event loop it runs on
+(in the app, every other game and socket).
 """
 from __future__ import annotations
 
@@ -24,18 +28,19 @@ class NoSuchGame(LookupError):
     """No online game with that id (or prefix) in the games file."""
 
 
-def new_id(store: Store) -> str:
+async def new_id(store: Store) -> str:
     """A fresh local id for a new online game: random, and not used by any game in the file."""
     while True:
         local = "online-" + secrets.token_hex(6)
-        if store.get(local) is None:
+        if await store.get_async(local) is None:
             return local
 
 
-def save(store: Store, match: Match, local: str, relay: str, extra: dict[str, Any] | None = None) -> None:
+async def save(store: Store, match: Match, local: str, relay: str, extra: dict[str, Any] | None = None) -> None:
+    """Store the game as it stands; returns once the row is durable."""
     res = match.result()
     over = match.finished
-    store.put(GameRow(
+    await store.put_async(GameRow(
         id=local, kind=KIND, record="\n".join(match.log), over=over,
         winner=SEATS[res["winner"]] if over and res["winner"] >= 0 else None,
         reason=(res["detail"] or res["reason"]) if over else None,
@@ -44,18 +49,23 @@ def save(store: Store, match: Match, local: str, relay: str, extra: dict[str, An
                          "abandoned": match.abandoned is not None}, **(extra or {})}))
 
 
-def load(store: Store, game: str, finished: bool = False,
-         seen: Callable[[Match, dict[str, Any]], None] | None = None) -> tuple[Match, str, str]:
-    """The match rebuilt by replaying its stored history through every check, its mailbox and its
-    local id (a finished game only if ``finished``: it can be shown, not resumed; a game claimed
-    after the other side fell silent can be resumed, if both agree). ``seen(match, msg)`` is called
-    after each message, as a player's is in play (the app rebuilds its seat's log so)."""
-    row = store.get(game)
+async def load(store: Store, game: str, finished: bool = False) -> tuple[Match, str, str]:
+    """``replay`` of the stored game ``game`` (its local id, or the start of an unfinished one's)."""
+    row = await store.get_async(game)
     if row is None:
-        matches = [r for r in store.unfinished(KIND) if r.id.startswith(game)] if game else []
+        matches = [r for r in await store.unfinished_async(KIND) if r.id.startswith(game)] if game else []
         if len(matches) != 1:
             raise NoSuchGame(f"no unfinished online game {game!r} in {store.path}")
         row = matches[0]
+    return replay(row, finished)
+
+
+def replay(row: GameRow, finished: bool = False,
+           seen: Callable[[Match, dict[str, Any]], None] | None = None) -> tuple[Match, str, str]:
+    """The match rebuilt by replaying the row's stored history through every check, its mailbox and
+    its local id (a finished game only if ``finished``: it can be shown, not resumed; a game claimed
+    after the other side fell silent can be resumed, if both agree). ``seen(match, msg)`` is called
+    after each message, as a player's is in play (the app rebuilds its seat's log so)."""
     if row.kind != KIND or "online" not in row.meta:
         raise NoSuchGame(f"game {row.id} is not an online game")
     meta = row.meta["online"]
@@ -75,4 +85,4 @@ def load(store: Store, game: str, finished: bool = False,
     return match, meta["relay"], row.id
 
 
-__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "new_id", "save"]
+__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "new_id", "replay", "save"]

@@ -158,22 +158,22 @@ class Game:
             raise SessionError("no game is agreed yet")
         return self.match
 
-    def load(self) -> None:
+    async def load(self) -> None:
         if self.opts.resume and self.match is None:
             try:
-                self.match, stored_relay, self.local_id = persist.load(self.store, self.opts.resume)
+                self.match, stored_relay, self.local_id = await persist.load(self.store, self.opts.resume)
             except persist.NoSuchGame as e:
                 raise SessionError(str(e)) from None
             self.relay = self.opts.relay or stored_relay
 
-    def _start(self, setup: Setup, seat: int) -> None:
-        self.match = Match(setup, seat, Secrets.generate(self.opts.seed))
-        self.local_id = persist.new_id(self.store)
+    async def _start(self, setup: Setup, seat: int) -> None:
+        local = await persist.new_id(self.store)  # before the match: once it is set, the game can be found by id
+        self.match, self.local_id = Match(setup, seat, Secrets.generate(self.opts.seed)), local
 
     async def host(self, reactor: Any, on_code: Callable[[str], None]) -> dict[str, Any]:
-        self.load()
+        await self.load()
         if self.match is None:
-            self._start(Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game,
+            await self._start(Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game,
                               self.opts.seat), self.opts.seat)
         link = await self._guard(self.rooms.host(self.relay, on_code, self.opts.wait) if self.rooms else
                                  transport.host(reactor, self.relay, on_code, self.opts.wait))
@@ -189,7 +189,7 @@ class Game:
         return await self._play(link, theirs)
 
     async def join(self, reactor: Any, code: str) -> dict[str, Any]:
-        self.load()
+        await self.load()
         wait = self.opts.wait or 60.0
         link = await self._guard(self.rooms.join(self.relay, code, wait) if self.rooms else
                                  transport.join(reactor, self.relay, code, wait))
@@ -203,7 +203,7 @@ class Game:
         _check_resume(self.match.setup.game if self.match else None, theirs["resume"])
         if self.match is None:
             setup = _setup_from(theirs["setup"])
-            self._start(setup, 1 - setup.host_seat)
+            await self._start(setup, 1 - setup.host_seat)
         link.send(_hello(self.match, bool(self.opts.resume), None))
         return await self._play(link, theirs)
 
@@ -333,7 +333,7 @@ class Game:
         self.link = link
         try:
             await self._catch_up(link, hello)
-            self._save()
+            await self._save()
             self.playing = True
             if self.on_play:
                 self.on_play()
@@ -347,16 +347,16 @@ class Game:
                 if m.expected()[1] == "rand":
                     self.round_trips.append(time.perf_counter() - sent)
                 if obj["k"] == "forfeit":
-                    return self._told(obj)
+                    return await self._told(obj)
                 if obj["k"] != "msg":
                     raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message during the game")
-                self._take(obj["m"])
+                await self._take(obj["m"])
         except Forfeit as f:
-            return self._fail(link, f)
+            return await self._fail(link, f)
         except wire.Malformed as e:
-            return self._fail(link, Forfeit(1 - m.me, f"sent a malformed message ({e})"))
+            return await self._fail(link, Forfeit(1 - m.me, f"sent a malformed message ({e})"))
         except Claimed:
-            self._save()
+            await self._save()
         finally:
             self.link = None
         return m.result()
@@ -378,7 +378,7 @@ class Game:
             if obj["k"] != "sync":
                 raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message where its missing history was due")
             for text in obj["msgs"]:
-                self._take(text)
+                await self._take(text)
 
     async def _own(self, link: Link) -> None:
         m = self.m
@@ -391,25 +391,25 @@ class Game:
             action = await self._listening(link, self.player.choose(m.observation(), len(m.log)))
         text = m.make(action)
         msg = m.accept(text, m.me)
-        self._save()
+        await self._save()
         link.send({"k": "msg", "m": text})
         self.player.seen(m, msg)
 
-    def _take(self, text: str) -> None:
+    async def _take(self, text: str) -> None:
         """Accept the peer's chained message (Forfeit if a check fails), store it, show it."""
         m = self.m
         msg = m.accept(text, 1 - m.me)
-        self._save()
+        await self._save()
         self.player.seen(m, msg)
 
-    def _fail(self, link: Link, f: Forfeit) -> dict[str, Any]:
+    async def _fail(self, link: Link, f: Forfeit) -> dict[str, Any]:
         m = self.m
         m.forfeit = f
-        self._save()
+        await self._save()
         link.send({"k": "forfeit", "seat": f.seat, "reason": f.reason})
         return m.result()
 
-    def _told(self, obj: dict[str, Any]) -> dict[str, Any]:
+    async def _told(self, obj: dict[str, Any]) -> dict[str, Any]:
         """A forfeit notice. The other peer may concede its own seat; a claim that this seat broke a
         rule is believed only if this peer's own check of its own messages finds the fault."""
         m = self.m
@@ -423,13 +423,14 @@ class Game:
                     f"the other player stopped, saying {SEATS[m.me]} broke a rule ({reason[:80]}); not believed: "
                     "this program's own check of every message it sent finds no fault"))
             m.forfeit = own
-        self._save()
+        await self._save()
         return m.result()
 
-    def _save(self) -> None:
+    async def _save(self) -> None:
+        """Store the game off the event loop (persist.save); returns once it is durable."""
         m = self.m
         if (m.log or m.forfeit) and self.local_id:
-            persist.save(self.store, m, self.local_id, self.relay, self.extra)
+            await persist.save(self.store, m, self.local_id, self.relay, self.extra)
 
     def round_trip_ms(self) -> float | None:
         return statistics.median(self.round_trips) * 1000 if self.round_trips else None

@@ -251,6 +251,10 @@ class OnlineSession(Session):
                      if self.code else "Rejoining the room…")
         elif self.error:  # the game stopped here (it is saved): say why where the prompt stands
             v.update(legal=None, can_undo=False, prompt=self.error)
+        elif v.get("legal") and (self.player.waiting is None or self.player.waiting.done()):
+            # this seat's turn, but the game is still storing or sending the last message: nothing
+            # offered would be taken yet; the view that follows asks
+            v.update(legal=None, can_undo=False)
         return v
 
     def record(self, msg: dict[str, Any]) -> None:
@@ -291,7 +295,13 @@ class OnlineSession(Session):
 
     @property
     def over(self) -> bool:
-        return self.match is not None and self.match.finished
+        return self.game.match is not None and self.game.match.finished
+
+    @property
+    def idle(self) -> bool:
+        """Over, no socket watching and its game task done: the store holds all of it, and ``stored``
+        loads it again if a page asks (so finished online games leave memory, as local ones do)."""
+        return self.over and not self._listeners and not self.connected
 
     @property
     def connected(self) -> bool:
@@ -318,6 +328,7 @@ class OnlineSession(Session):
                 self.error = f"the online game stopped: {e}"
             await self.changed()
         self.task = asyncio.get_running_loop().create_task(guarded())
+        self.task.add_done_callback(lambda _: self.release_if_idle())  # its last message may end the game
         return self.task
 
 
@@ -360,7 +371,7 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     if not isinstance(token, str):
         raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
     journal = SeatLog()  # the log is rebuilt as the history replays
-    match, relay, local = persist.load(ctx.store, row.id, finished=True, seen=journal.record)
+    match, relay, local = persist.replay(row, finished=True, seen=journal.record)  # the row read off the loop
     player = WebPlayer()
     game = Game(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store)
     game.match, game.local_id, game.extra = match, local, {"app": {"token": token}}
@@ -422,7 +433,7 @@ def routes(ctx: Any) -> list[Route]:
     async def resume(request: Request) -> JSONResponse:
         try:
             body = await _body(request)
-            old = ctx.games.get(body.get("game"))
+            old = await ctx.games.fetch(body.get("game"))
             if not isinstance(old, OnlineSession) or old.seat_of(body.get("token")) is None:
                 raise Refused("no such online game in this app (or not your key to it)")
             if old.over and old.match.abandoned is None:  # a claimed game may be resumed, if both agree
@@ -441,7 +452,7 @@ def routes(ctx: Any) -> list[Route]:
         player = WebPlayer()
         game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         try:
-            game.load()  # the stored history, replayed through every check (nothing is written)
+            await game.load()  # the stored history, replayed through every check (nothing is written)
         except SessionError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         game.extra = {"app": {"token": old.token}}
@@ -471,7 +482,7 @@ def routes(ctx: Any) -> list[Route]:
 
     async def mine(request: Request) -> OnlineSession:
         body = await _body(request)
-        s = ctx.games.get(body.get("game"))
+        s = await ctx.games.fetch(body.get("game"))
         if not isinstance(s, OnlineSession) or s.seat_of(body.get("token")) is None:
             raise Refused("no such online game in this app (or not your key to it)")
         return s

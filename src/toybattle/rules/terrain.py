@@ -7,6 +7,7 @@ engine's hot paths read.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -202,6 +203,8 @@ class Board:
         self.hq = tuple(tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "hq" and nd.side == s)
                         for s in (BLUE, RED))
         self.hq_mask = tuple(sum(1 << i for i in hs) for hs in self.hq)
+        # per seat, the nodes next to its H.Q.: where every connection search starts
+        self.hq_adj = tuple(_union(self.adj[i] for i in hs) for hs in self.hq)
         self.objective = terrain.objective
         everything = (1 << n) - 1
         allowed = {t: everything for t in TROOPS}
@@ -218,10 +221,18 @@ class Board:
                     self.nullify_mask |= 1 << i
         self.allowed = [everything] + [allowed[t] for t in TROOPS]  # indexed by troop
         self.regions = tuple((tuple(self.index[b] for b in r.bases), r.medals) for r in terrain.regions)
+        self.region_mask = tuple(_union(1 << i for i in bs) for bs, _ in self.regions)  # taken when one seat tops all
         self.regions_of = [tuple(k for k, (bs, _) in enumerate(self.regions) if i in bs) for i in range(n)]
 
     def node_id(self, i: int) -> int:
         return self.ids[i]
+
+
+def _union(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
 
 
 @cache

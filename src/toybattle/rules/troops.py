@@ -97,8 +97,12 @@ def covers(mine: int, theirs: int) -> bool:
     return mine == KWAK or theirs == KWAK or mine > theirs
 
 
+_ARMIES: Final = tuple(tuple(tile(seat, t) for t in TROOPS for _ in range(COPIES)) for seat in (BLUE, RED))
+
+
 def full_army(seat: int) -> list[int]:
-    return [tile(seat, t) for t in TROOPS for _ in range(COPIES)]
+    """``seat``'s 24 tiles, sorted (a new list: every game's deal starts from one)."""
+    return list(_ARMIES[seat])
 
 
 def shuffled_army(seat: int, rng: random.Random) -> list[int]:

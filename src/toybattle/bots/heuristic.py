@@ -38,7 +38,6 @@ class BoardInfo:
     """Per-board facts the heuristics read many times, computed once."""
 
     def __init__(self, b: Board):
-        self.adj = b.adj
         self.bases = b.bases
         self.base_mask = b.base_mask
         self.hq_mask = b.hq_mask
@@ -65,22 +64,13 @@ def info(b: Board) -> BoardInfo:
     return BoardInfo(b)
 
 
-def _spread(mask: int, adj: list[int]) -> int:
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= adj[low.bit_length() - 1]
-        mask ^= low
-    return out
-
-
-def _grow(start: int, own: int, adj: list[int]) -> int:
+def _grow(start: int, own: int, b: Board) -> int:
     """``start`` plus every own base joined to it through own bases."""
     seen = start
-    new = _spread(start, adj) & own & ~seen
+    new = b.spread(start) & own & ~seen
     while new:
         seen |= new
-        new = _spread(new, adj) & own & ~seen
+        new = b.spread(new) & own & ~seen
     return seen
 
 
@@ -94,19 +84,19 @@ def hq_distance(s: State, seat: int, own: int | None = None) -> int:
     bi = info(s.b)
     if own is None:
         own = own_mask(s, seat)
-    adj = bi.adj
+    b = s.b
     target = bi.hq_mask[1 - seat]
-    cur = _grow(bi.hq_mask[seat], own, adj)
+    cur = _grow(bi.hq_mask[seat], own, b)
     d = 0
     while True:
-        nb = _spread(cur, adj) & ~cur
+        nb = b.spread(cur) & ~cur
         if nb & target:
             return d + 1
         step = nb & bi.base_mask
         if not step or d > 20:
             return FAR
         d += 1
-        cur = _grow(cur | step, own, adj)
+        cur = _grow(cur | step, own, b)
 
 
 def threatens(s: State, seat: int) -> bool:

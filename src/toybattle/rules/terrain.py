@@ -197,6 +197,7 @@ class Board:
             ia, ib = self.index[a], self.index[b]
             self.adj[ia] |= 1 << ib
             self.adj[ib] |= 1 << ia
+        self._near = _near_table(self.adj)
         self.neighbours = [tuple(j for j in range(n) if self.adj[i] >> j & 1) for i in range(n)]
         self.bases = tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "base")
         self.base_mask = sum(1 << i for i in self.bases)
@@ -226,6 +227,29 @@ class Board:
 
     def node_id(self, i: int) -> int:
         return self.ids[i]
+
+    def spread(self, mask: int) -> int:
+        """The nodes one path away from any node of ``mask``: one table look-up per byte of it."""
+        near = self._near
+        out = 0
+        k = 0
+        while mask:
+            out |= near[k | (mask & 255)]
+            mask >>= 8
+            k += 256
+        return out
+
+
+def _near_table(adj: list[int]) -> list[int]:
+    """At ``k << 8 | byte``: the nodes next to those that ``byte`` stands for (nodes 8k to 8k + 7)."""
+    table = [0] * (((len(adj) + 7) >> 3) << 8)
+    for at in range(1, len(table)):
+        k, byte = at & ~255, at & 255
+        low = byte & -byte
+        if low:
+            j = (k >> 5) + low.bit_length() - 1  # node 8 * (at >> 8) + the lowest bit of the byte
+            table[at] = table[at ^ low] | (adj[j] if j < len(adj) else 0)
+    return table
 
 
 def _union(masks: Iterable[int]) -> int:

@@ -59,9 +59,9 @@ LAY_USE: Final = 10
 XB_PICK: Final = 11
 LAY_PICK: Final = 12
 OVER: Final = 13
-CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
-BASE_DECISIONS = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
-NODE_DECISIONS = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
+CHANCE_DECISIONS: Final = (XB_PICK, LAY_PICK)
+BASE_DECISIONS: Final = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
+NODE_DECISIONS: Final = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
 
 DECISION_NAMES = {
     TURN: "turn", EXTRA: "capn_extra", SKULLY_DRAW: "skully_draw", STAR_DRAW: "star_draw", XB_USE: "xb42_use",
@@ -268,7 +268,8 @@ class State:
 
     @property
     def is_chance(self) -> bool:
-        return self.decision in CHANCE_DECISIONS
+        d = self.decision
+        return d == XB_PICK or d == LAY_PICK  # CHANCE_DECISIONS, spelt out: asked at every ply
 
     @property
     def actor(self) -> int:
@@ -457,13 +458,13 @@ class State:
         self.ply += 1
         d = self.decision
         seat = self.turn
-        if action == A.DRAW:
-            self._draw(seat, 2)
-            self._end_turn()
-        elif A.PLACE <= action < A.PLACE_END:
+        if A.PLACE <= action < A.PLACE_END:  # the most frequent action first
             troop, i = (action - A.PLACE) >> 5, action & 31
             self._take_from_rack(seat, troop)
             self._place(seat, troop, i)
+        elif action == A.DRAW:
+            self._draw(seat, 2)
+            self._end_turn()
         elif action == A.SKIP:
             self._next_base_effect()
         elif action == A.USE:
@@ -540,7 +541,7 @@ class State:
             return
         if self._after_change((i,)):
             return
-        if b.power[i] in _POWER_DECISION:
+        if (b.effect_mask >> i) & 1:  # a special base that acts after the placement
             self.queue.append((i, len(self.stacks[i])))
         if (b.nullify_mask >> i) & 1:
             self._next_base_effect()
@@ -640,7 +641,8 @@ class State:
         self.turn = seat
         self.decision = TURN
         self.dnode = -1
-        self.queue = []
+        if self.queue:  # (emptied already after most turns: no new list each turn)
+            self.queue = []
         if not self._can_draw(seat) and not self._can_place(seat):
             m, o = self.medals(seat), self.medals(1 - seat)
             self._finish(seat if m > o else 1 - seat, STUCK)

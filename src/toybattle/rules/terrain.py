@@ -220,6 +220,7 @@ class Board:
                 self.power[i] = nd.power
                 if nd.power == "nullify":
                     self.nullify_mask |= 1 << i
+        self.effect_mask = _union(1 << i for i, p in enumerate(self.power) if p in AFTER_POWERS)
         self.allowed = [everything] + [allowed[t] for t in TROOPS]  # indexed by troop
         self.regions = tuple((tuple(self.index[b] for b in r.bases), r.medals) for r in terrain.regions)
         self.region_mask = tuple(_union(1 << i for i in bs) for bs, _ in self.regions)  # taken when one seat tops all

@@ -315,7 +315,8 @@ class State:
             new |= more
         return reach, seen
 
-    def _can_draw(self, seat: int) -> bool:
+    def can_draw(self, seat: int) -> bool:
+        """May ``seat`` draw now (tiles left in its reserve, room on its rack)?"""
         return bool(self.reserve[seat]) and len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
 
     def _can_place(self, seat: int) -> bool:
@@ -331,7 +332,7 @@ class State:
         d = self.decision
         seat = self.turn
         if d in (TURN, EXTRA):
-            out = [A.DRAW] if d == TURN and self._can_draw(seat) else []
+            out = [A.DRAW] if d == TURN and self.can_draw(seat) else []
             out += self._placements(seat)
             if d == EXTRA:
                 out.append(A.SKIP)
@@ -350,9 +351,11 @@ class State:
             return [a for a, _ in self.chance_outcomes()]
         return []
 
-    def _placements(self, seat: int) -> list[int]:
-        """Every placement of a rack troop on a node it may legally go to (Hook's waiver included)."""
-        out: list[int] = []
+    def placement_targets(self, seat: int) -> list[int]:
+        """Per troop (0 to 8), the nodes where ``seat`` may place one from its rack now, as a bitmask
+        over node indices (0 for a troop not on the rack): the placements ``legal_actions`` lists,
+        for a reader that weighs them node by node (Hook's waiver included)."""
+        out = [0] * 9
         rack = self.rack[seat]
         if not rack:
             return out
@@ -368,7 +371,7 @@ class State:
         allowed = b.allowed
         weaker = 0  # enemy-topped bases of the troops below ``above``: what the current troop covers
         above = 1
-        last = UNKNOWN  # the rack is sorted: one listing per troop; unknown tiles (0) cannot be placed
+        last = UNKNOWN  # the rack is sorted: one mask per troop; unknown tiles (0) cannot be placed
         for t in rack:
             troop = t & 15
             if troop == last:
@@ -379,9 +382,16 @@ class State:
                 above += 1
             m = (free | weaker) & allowed[troop]
             if troop == HOOK:  # its waiver: any base but a laser one, connected or not
-                m &= reach | (bases & ~b.nullify_mask)
+                out[troop] = m & (reach | (bases & ~b.nullify_mask))
             else:
-                m &= reach
+                out[troop] = m & reach
+        return out
+
+    def _placements(self, seat: int) -> list[int]:
+        out: list[int] = []
+        targets = self.placement_targets(seat)
+        for troop in range(1, 9):
+            m = targets[troop]
             key = troop << 10
             while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
                 if m & 255:
@@ -550,7 +560,7 @@ class State:
 
     def _troop_effect(self, seat: int, troop: int, i: int) -> None:
         if troop in (SKULLY, STAR):
-            if self._can_draw(seat):
+            if self.can_draw(seat):
                 self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
                 return
         elif troop == CAPN:
@@ -579,7 +589,7 @@ class State:
             d = _POWER_DECISION[self.b.power[i]]
             possible = (
                 (d == RECALL and self._recall_targets(i)) or
-                (d == RAINBOW_DRAW and self._can_draw(seat)) or
+                (d == RAINBOW_DRAW and self.can_draw(seat)) or
                 (d == SHOVE and self._shoves(i)) or
                 (d == RECOVER and self._recoverable(seat)) or
                 (d == LAY_USE and self.rack[1 - seat])
@@ -643,7 +653,7 @@ class State:
         self.dnode = -1
         if self.queue:  # (emptied already after most turns: no new list each turn)
             self.queue = []
-        if not self._can_draw(seat) and not self._can_place(seat):
+        if not self.can_draw(seat) and not self._can_place(seat):
             m, o = self.medals(seat), self.medals(1 - seat)
             self._finish(seat if m > o else 1 - seat, STUCK)
 

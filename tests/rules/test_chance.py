@@ -5,6 +5,7 @@ import random
 
 from toybattle.rules import State, action_text
 from toybattle.rules.state import XB_PICK
+from toybattle.rules.troops import shuffle
 
 
 def test_resolve_chance_plays_the_pick_and_stops_at_the_next_decision(kit):
@@ -46,3 +47,18 @@ def test_resolve_chance_leaves_a_decision_alone():
     before = s.copy()
     s.resolve_chance(random.Random(1))
     assert s.ply == before.ply and s.rack == before.rack and s.decision == before.decision
+
+
+def test_shuffle_is_random_shuffle_step_for_step():
+    """Deals and determinizations shuffle with troops.shuffle, written out for the compiled build:
+    it must leave the list and the generator exactly as ``random.Random.shuffle`` does."""
+    for seed in range(200):
+        items = list(range(seed % 30))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine = items[:]
+        shuffle(mine, ours)
+        theirs.shuffle(items)
+        assert mine == items and ours.getstate() == theirs.getstate()
+    army = list(range(24))
+    shuffle(army, random.SystemRandom())  # the app deals from the system's generator
+    assert sorted(army) == list(range(24))

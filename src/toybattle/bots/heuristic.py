@@ -38,7 +38,6 @@ class BoardInfo:
     """Per-board facts the heuristics read many times, computed once."""
 
     def __init__(self, b: Board):
-        self.adj = b.adj
         self.bases = b.bases
         self.base_mask = b.base_mask
         self.hq_mask = b.hq_mask
@@ -65,22 +64,13 @@ def info(b: Board) -> BoardInfo:
     return BoardInfo(b)
 
 
-def _spread(mask: int, adj: list[int]) -> int:
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= adj[low.bit_length() - 1]
-        mask ^= low
-    return out
-
-
-def _grow(start: int, own: int, adj: list[int]) -> int:
+def _grow(start: int, own: int, b: Board) -> int:
     """``start`` plus every own base joined to it through own bases."""
     seen = start
-    new = _spread(start, adj) & own & ~seen
+    new = b.spread(start) & own & ~seen
     while new:
         seen |= new
-        new = _spread(new, adj) & own & ~seen
+        new = b.spread(new) & own & ~seen
     return seen
 
 
@@ -94,19 +84,19 @@ def hq_distance(s: State, seat: int, own: int | None = None) -> int:
     bi = info(s.b)
     if own is None:
         own = own_mask(s, seat)
-    adj = bi.adj
+    b = s.b
     target = bi.hq_mask[1 - seat]
-    cur = _grow(bi.hq_mask[seat], own, adj)
+    cur = _grow(bi.hq_mask[seat], own, b)
     d = 0
     while True:
-        nb = _spread(cur, adj) & ~cur
+        nb = b.spread(cur) & ~cur
         if nb & target:
             return d + 1
         step = nb & bi.base_mask
         if not step or d > 20:
             return FAR
         d += 1
-        cur = _grow(cur | step, own, adj)
+        cur = _grow(cur | step, own, b)
 
 
 def threatens(s: State, seat: int) -> bool:
@@ -205,58 +195,95 @@ def playout_action(s: State, rng: random.Random) -> int:
     """A quick, sensible action for the seat to move in a full (determinized) state: win at once,
     stop an H.Q. threat, take regions, push toward the enemy H.Q., with some randomness."""
     d = s.decision
-    legal = s.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
     if d != TURN and d != EXTRA:
-        return _side_decision(s, d, legal, rng)
+        legal = s.legal_actions()
+        return legal[0] if len(legal) == 1 else _side_decision(s, d, legal, rng)
+    # Placements are weighed from the rules' target masks, in the order legal_actions lists them
+    # (draw, then troop by troop and node by node, then skip): one random draw each, as if listed.
     seat = s.turn
+    targets = s.placement_targets(seat)
+    draw = d == TURN and s.can_draw(seat)
+    if draw + sum(m.bit_count() for m in targets) + (d == EXTRA) == 1:
+        return s.legal_actions()[0]
     b = s.b
     enemy_hq = b.hq_mask[1 - seat]
-    for a in legal:
-        if a >= A.PLACE and enemy_hq >> (a & 31) & 1 and a < A.PLACE_END:
-            return a
+    for troop in range(1, 9):
+        win = targets[troop] & enemy_hq
+        if win:
+            return A.place(troop, (win & -win).bit_length() - 1)
     own = own_mask(s, seat)
     own_en = own_mask(s, 1 - seat)
     en_reach, _ = s._reach(1 - seat, own_en)
     if en_reach & b.hq_mask[seat] and s.rack[1 - seat]:
-        block = _blocking(s, legal, rng)
+        block = _blocking(s, s.legal_actions(), rng)
         if block is not None:
             return block
+    best, best_v = A.SKIP, -1e9
+    if draw:
+        rack_n = len(s.rack[seat])
+        best, best_v = A.DRAW, (3.0 if rack_n <= 2 else (0.5 if rack_n <= 4 else -2.0)) + rng.random() * 2.5
+    node_v = _node_values(s, seat, own, en_reach, _union(targets))
+    for troop in range(1, 9):
+        m = targets[troop]
+        # covering with the least strength that does the job keeps strong tiles for later
+        cost = 0.12 * (troop if troop != KWAK else 7)
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            base, medals = node_v[i]
+            v = base - cost
+            for gain in medals:
+                v += gain
+            v += rng.random() * 2.5
+            if v > best_v:
+                best, best_v = A.place(troop, i), v
+    if d == EXTRA and 0.0 + rng.random() * 2.5 > best_v:  # skipping Cap'n's extra placement
+        best = A.SKIP
+    return best
+
+
+def _union(masks: list[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def _node_values(s: State, seat: int, own: int, en_reach: int, where: int) -> list[tuple[float, tuple[float, ...]]]:
+    """Per node of ``where`` (a placeholder elsewhere), the playout policy's weight of a tile placed
+    there before the troop's cost is taken off, and the medal terms added after it: worked out once
+    per node, not per troop, and summed in the same order as ever, so the choices stay the same."""
+    b = s.b
     bi = info(b)
     steps = bi.steps[seat]
     stacks = s.stacks
     claimed = s.claimed
     regions = bi.regions
-    best, best_v = legal[0], -1e9
-    rack_n = len(s.rack[seat])
-    for a in legal:
-        if a == A.DRAW:
-            v = 3.0 if rack_n <= 2 else (0.5 if rack_n <= 4 else -2.0)
-        elif a == A.SKIP:
-            v = 0.0
-        else:
-            troop, i = (a - A.PLACE) >> 5, a & 31
-            st = stacks[i]
-            v = 1.0 - 0.35 * steps[i]
-            if st:
-                top = st[-1]
-                if top >> 4 == seat:
-                    v -= 2.0  # reinforcing own base: rarely urgent
-                else:
-                    v += 2.5 + (1.5 if en_reach >> i & 1 else 0.0)  # capture, more if on their front
-            # covering with the least strength that does the job keeps strong tiles for later
-            v -= 0.12 * (troop if troop != KWAK else 7)
-            bit = 1 << i
-            for k in b.regions_of[i]:
-                if claimed[k] < 0:
-                    _, medals, mask = regions[k]
-                    if (own | bit) & mask == mask:
-                        v += 4.0 * medals + 1.0
-        v += rng.random() * 2.5
-        if v > best_v:
-            best, best_v = a, v
-    return best
+    out = [_NOWHERE] * b.size
+    while where:
+        low = where & -where
+        where ^= low
+        i = low.bit_length() - 1
+        st = stacks[i]
+        v = 1.0 - 0.35 * steps[i]
+        if st:
+            if st[-1] >> 4 == seat:
+                v -= 2.0  # reinforcing own base: rarely urgent
+            else:
+                v += 2.5 + (1.5 if en_reach >> i & 1 else 0.0)  # capture, more if on their front
+        bit = 1 << i
+        medals = []
+        for k in b.regions_of[i]:
+            if claimed[k] < 0:
+                _, m, mask = regions[k]
+                if (own | bit) & mask == mask:
+                    medals.append(4.0 * m + 1.0)
+        out[i] = (v, tuple(medals))
+    return out
+
+
+_NOWHERE: tuple[float, tuple[float, ...]] = (0.0, ())
 
 
 def _blocking(s: State, legal: list[int], rng: random.Random) -> int | None:

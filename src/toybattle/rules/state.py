@@ -59,9 +59,9 @@ LAY_USE: Final = 10
 XB_PICK: Final = 11
 LAY_PICK: Final = 12
 OVER: Final = 13
-CHANCE_DECISIONS = (XB_PICK, LAY_PICK)
-BASE_DECISIONS = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
-NODE_DECISIONS = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
+CHANCE_DECISIONS: Final = (XB_PICK, LAY_PICK)
+BASE_DECISIONS: Final = (RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE)
+NODE_DECISIONS: Final = (JUMBO_TARGET, RECALL, RAINBOW_DRAW, SHOVE, RECOVER, LAY_USE, LAY_PICK)  # about a node
 
 DECISION_NAMES = {
     TURN: "turn", EXTRA: "capn_extra", SKULLY_DRAW: "skully_draw", STAR_DRAW: "star_draw", XB_USE: "xb42_use",
@@ -76,6 +76,27 @@ _POWER_DECISION: dict[str | None, int] = {
 # How a game ended.
 HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
 ENDINGS = (HQ, MEDALS, STUCK, CONCEDED)
+
+
+def _place_chunks() -> tuple[tuple[int, ...], ...]:
+    """At ``troop << 10 | k << 8 | byte``: the placements of ``troop`` that ``byte`` of a target mask
+    stands for (nodes 8k to 8k + 7), ascending. Listing placements then costs one step per byte of
+    the mask instead of one per node, which is where the engine spends most of its time."""
+    return tuple(tuple(A.PLACE + (troop << 5) + 8 * k + j for j in range(8) if byte >> j & 1)
+                 for troop in range(9) for k in range(4) for byte in range(256))
+
+
+_PLACE_CHUNKS: Final = _place_chunks()
+
+
+def _nodes(mask: int) -> list[int]:
+    """The node indices in ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def deal(seed: random.Random | int | None) -> tuple[int, list[list[int]]]:
@@ -247,7 +268,8 @@ class State:
 
     @property
     def is_chance(self) -> bool:
-        return self.decision in CHANCE_DECISIONS
+        d = self.decision
+        return d == XB_PICK or d == LAY_PICK  # CHANCE_DECISIONS, spelt out: asked at every ply
 
     @property
     def actor(self) -> int:
@@ -281,51 +303,27 @@ class State:
     def _reach(self, seat: int, own: int) -> tuple[int, int]:
         """(nodes one path away from the connected network, connected own bases)."""
         adj = self.b.adj
-        seen = 0
-        reach = 0
-        todo = list(self.b.hq[seat])
-        while todo:
-            a = adj[todo.pop()]
+        reach = self.b.hq_adj[seat]
+        seen = new = reach & own
+        while new:  # flood through own bases, one bit at a time, each joined base once
+            low = new & -new
+            new ^= low
+            a = adj[low.bit_length() - 1]
             reach |= a
-            new = a & own & ~seen
-            while new:
-                low = new & -new
-                seen |= low
-                todo.append(low.bit_length() - 1)
-                new ^= low
+            more = a & own & ~seen
+            seen |= more
+            new |= more
         return reach, seen
 
-    def _targets(self, seat: int) -> tuple[list[int], int, int]:
-        """Per troop, the nodes its tile may legally go to (Hook's waiver included); plus reach and own."""
-        b = self.b
-        bases = b.base_mask
-        own = self.owned[seat] & bases
-        empty = bases & ~(self.owned[0] | self.owned[1])
-        enemy = (1 - seat) << 4  # the enemy's tile of troop t is enemy | t
-        topped = self.topped
-        reach, _ = self._reach(seat, own)
-        reach &= ~b.hq_mask[seat]
-        free = empty | own | b.hq_mask[1 - seat] | (topped[enemy | KWAK] & bases)
-        allowed = b.allowed
-        out = [0] * 9
-        weaker = 0
-        for t in range(1, 8):
-            out[t] = reach & (free | weaker) & allowed[t]
-            weaker |= topped[enemy | t] & bases
-        out[KWAK] = reach & (free | weaker) & allowed[KWAK]
-        hook_ok = (free | ((topped[enemy | 1] | topped[enemy | 2] | topped[enemy | 3]) & bases)) & allowed[HOOK]
-        out[HOOK] |= hook_ok & b.base_mask & ~b.nullify_mask
-        return out, reach, own
-
-    def _can_draw(self, seat: int) -> bool:
+    def can_draw(self, seat: int) -> bool:
+        """May ``seat`` draw now (tiles left in its reserve, room on its rack)?"""
         return bool(self.reserve[seat]) and len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
 
     def _can_place(self, seat: int) -> bool:
         rack = self.rack[seat]
         if not rack:
             return False
-        targets = self._targets(seat)[0]
-        return any(targets[t & 15] for t in rack) or (UNKNOWN in (t & 15 for t in rack))
+        return bool(self._placements(seat)) or (UNKNOWN in (t & 15 for t in rack))
 
     # ------------------------------------------------------------ legal actions
 
@@ -334,7 +332,7 @@ class State:
         d = self.decision
         seat = self.turn
         if d in (TURN, EXTRA):
-            out = [A.DRAW] if d == TURN and self._can_draw(seat) else []
+            out = [A.DRAW] if d == TURN and self.can_draw(seat) else []
             out += self._placements(seat)
             if d == EXTRA:
                 out.append(A.SKIP)
@@ -353,35 +351,62 @@ class State:
             return [a for a, _ in self.chance_outcomes()]
         return []
 
-    def _placements(self, seat: int) -> list[int]:
+    def placement_targets(self, seat: int) -> list[int]:
+        """Per troop (0 to 8), the nodes where ``seat`` may place one from its rack now, as a bitmask
+        over node indices (0 for a troop not on the rack): the placements ``legal_actions`` lists,
+        for a reader that weighs them node by node (Hook's waiver included)."""
+        out = [0] * 9
         rack = self.rack[seat]
         if not rack:
-            return []
-        targets = self._targets(seat)[0]
-        out = []
-        last = -1
+            return out
+        b = self.b
+        bases = b.base_mask
+        owned = self.owned
+        topped = self.topped
+        enemy = (1 - seat) << 4  # the enemy's tile of troop t is enemy | t
+        own = owned[seat] & bases
+        reach = self._reach(seat, own)[0] & ~b.hq_mask[seat]
+        # open to any troop: empty bases, own ones, the enemy H.Q. and bases topped by an enemy Kwak
+        free = (bases & ~(owned[0] | owned[1])) | own | b.hq_mask[1 - seat] | (topped[enemy | KWAK] & bases)
+        allowed = b.allowed
+        weaker = 0  # enemy-topped bases of the troops below ``above``: what the current troop covers
+        above = 1
+        last = UNKNOWN  # the rack is sorted: one mask per troop; unknown tiles (0) cannot be placed
         for t in rack:
             troop = t & 15
-            if troop in (last, UNKNOWN):
+            if troop == last:
                 continue
             last = troop
+            while above < troop and above < KWAK:  # Kwak covers all seven, and is covered by all
+                weaker |= topped[enemy | above] & bases
+                above += 1
+            m = (free | weaker) & allowed[troop]
+            if troop == HOOK:  # its waiver: any base but a laser one, connected or not
+                out[troop] = m & (reach | (bases & ~b.nullify_mask))
+            else:
+                out[troop] = m & reach
+        return out
+
+    def _placements(self, seat: int) -> list[int]:
+        out: list[int] = []
+        targets = self.placement_targets(seat)
+        for troop in range(1, 9):
             m = targets[troop]
-            base = A.PLACE + (troop << 5)
-            while m:
-                low = m & -m
-                out.append(base + low.bit_length() - 1)
-                m ^= low
+            key = troop << 10
+            while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
+                if m & 255:
+                    out += _PLACE_CHUNKS[key | (m & 255)]
+                m >>= 8
+                key += 256
         return out
 
     def _jumbo_targets(self, at: int) -> list[int]:
-        enemy = 1 - self.turn
-        return [j for j in self.b.neighbours[at] if self.stacks[j] and self.stacks[j][-1] >> 4 == enemy]
+        return _nodes(self.b.adj[at] & self.owned[1 - self.turn])
 
     def _recall_targets(self, tower: int) -> list[int]:
         if self.hand_size(self.turn) >= RACK_LIMIT:
             return []
-        seat = self.turn
-        return [i for i in self.b.bases if i != tower and self.stacks[i] and self.stacks[i][-1] >> 4 == seat]
+        return _nodes(self.owned[self.turn] & self.b.base_mask & ~(1 << tower))
 
     def _shoves(self, bridge: int) -> list[tuple[int, int]]:
         enemy = 1 - self.turn
@@ -443,13 +468,13 @@ class State:
         self.ply += 1
         d = self.decision
         seat = self.turn
-        if action == A.DRAW:
-            self._draw(seat, 2)
-            self._end_turn()
-        elif A.PLACE <= action < A.PLACE_END:
+        if A.PLACE <= action < A.PLACE_END:  # the most frequent action first
             troop, i = (action - A.PLACE) >> 5, action & 31
             self._take_from_rack(seat, troop)
             self._place(seat, troop, i)
+        elif action == A.DRAW:
+            self._draw(seat, 2)
+            self._end_turn()
         elif action == A.SKIP:
             self._next_base_effect()
         elif action == A.USE:
@@ -526,7 +551,7 @@ class State:
             return
         if self._after_change((i,)):
             return
-        if b.power[i] in _POWER_DECISION:
+        if (b.effect_mask >> i) & 1:  # a special base that acts after the placement
             self.queue.append((i, len(self.stacks[i])))
         if (b.nullify_mask >> i) & 1:
             self._next_base_effect()
@@ -535,7 +560,7 @@ class State:
 
     def _troop_effect(self, seat: int, troop: int, i: int) -> None:
         if troop in (SKULLY, STAR):
-            if self._can_draw(seat):
+            if self.can_draw(seat):
                 self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
                 return
         elif troop == CAPN:
@@ -564,7 +589,7 @@ class State:
             d = _POWER_DECISION[self.b.power[i]]
             possible = (
                 (d == RECALL and self._recall_targets(i)) or
-                (d == RAINBOW_DRAW and self._can_draw(seat)) or
+                (d == RAINBOW_DRAW and self.can_draw(seat)) or
                 (d == SHOVE and self._shoves(i)) or
                 (d == RECOVER and self._recoverable(seat)) or
                 (d == LAY_USE and self.rack[1 - seat])
@@ -592,25 +617,21 @@ class State:
     def _after_change(self, nodes: Sequence[int]) -> bool:
         """Claim every region the change completed, for whoever completed it; True if that won."""
         b = self.b
-        stacks = self.stacks
+        owned = self.owned
         claimed = self.claimed
         took = False
         for i in nodes:
             for k in b.regions_of[i]:
                 if claimed[k] >= 0:
                     continue
-                bases = b.regions[k][0]
-                st = stacks[bases[0]]
-                if not st:
-                    continue
-                who = st[-1] >> 4
-                for j in bases:
-                    st = stacks[j]
-                    if not st or st[-1] >> 4 != who:
-                        break
+                mask = b.region_mask[k]
+                if owned[0] & mask == mask:
+                    claimed[k] = 0
+                elif owned[1] & mask == mask:
+                    claimed[k] = 1
                 else:
-                    claimed[k] = who
-                    took = True
+                    continue
+                took = True
         if took:
             for seat in (self.turn, 1 - self.turn):  # the acting seat first (rules.md ruling 24)
                 if self.medals(seat) >= b.objective[seat]:
@@ -630,8 +651,9 @@ class State:
         self.turn = seat
         self.decision = TURN
         self.dnode = -1
-        self.queue = []
-        if not self._can_draw(seat) and not self._can_place(seat):
+        if self.queue:  # (emptied already after most turns: no new list each turn)
+            self.queue = []
+        if not self.can_draw(seat) and not self._can_place(seat):
             m, o = self.medals(seat), self.medals(1 - seat)
             self._finish(seat if m > o else 1 - seat, STUCK)
 

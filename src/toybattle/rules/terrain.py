@@ -7,6 +7,7 @@ engine's hot paths read.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -196,12 +197,15 @@ class Board:
             ia, ib = self.index[a], self.index[b]
             self.adj[ia] |= 1 << ib
             self.adj[ib] |= 1 << ia
+        self._near = _near_table(self.adj)
         self.neighbours = [tuple(j for j in range(n) if self.adj[i] >> j & 1) for i in range(n)]
         self.bases = tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "base")
         self.base_mask = sum(1 << i for i in self.bases)
         self.hq = tuple(tuple(i for i, nd in enumerate(terrain.nodes) if nd.kind == "hq" and nd.side == s)
                         for s in (BLUE, RED))
         self.hq_mask = tuple(sum(1 << i for i in hs) for hs in self.hq)
+        # per seat, the nodes next to its H.Q.: where every connection search starts
+        self.hq_adj = tuple(_union(self.adj[i] for i in hs) for hs in self.hq)
         self.objective = terrain.objective
         everything = (1 << n) - 1
         allowed = {t: everything for t in TROOPS}
@@ -216,12 +220,44 @@ class Board:
                 self.power[i] = nd.power
                 if nd.power == "nullify":
                     self.nullify_mask |= 1 << i
+        self.effect_mask = _union(1 << i for i, p in enumerate(self.power) if p in AFTER_POWERS)
         self.allowed = [everything] + [allowed[t] for t in TROOPS]  # indexed by troop
         self.regions = tuple((tuple(self.index[b] for b in r.bases), r.medals) for r in terrain.regions)
+        self.region_mask = tuple(_union(1 << i for i in bs) for bs, _ in self.regions)  # taken when one seat tops all
         self.regions_of = [tuple(k for k, (bs, _) in enumerate(self.regions) if i in bs) for i in range(n)]
 
     def node_id(self, i: int) -> int:
         return self.ids[i]
+
+    def spread(self, mask: int) -> int:
+        """The nodes one path away from any node of ``mask``: one table look-up per byte of it."""
+        near = self._near
+        out = 0
+        k = 0
+        while mask:
+            out |= near[k | (mask & 255)]
+            mask >>= 8
+            k += 256
+        return out
+
+
+def _near_table(adj: list[int]) -> list[int]:
+    """At ``k << 8 | byte``: the nodes next to those that ``byte`` stands for (nodes 8k to 8k + 7)."""
+    table = [0] * (((len(adj) + 7) >> 3) << 8)
+    for at in range(1, len(table)):
+        k, byte = at & ~255, at & 255
+        low = byte & -byte
+        if low:
+            j = (k >> 5) + low.bit_length() - 1  # node 8 * (at >> 8) + the lowest bit of the byte
+            table[at] = table[at ^ low] | (adj[j] if j < len(adj) else 0)
+    return table
+
+
+def _union(masks: Iterable[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
 
 
 @cache

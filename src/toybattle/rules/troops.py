@@ -97,16 +97,35 @@ def covers(mine: int, theirs: int) -> bool:
     return mine == KWAK or theirs == KWAK or mine > theirs
 
 
+_ARMIES: Final = tuple(tuple(tile(seat, t) for t in TROOPS for _ in range(COPIES)) for seat in (BLUE, RED))
+
+
 def full_army(seat: int) -> list[int]:
-    return [tile(seat, t) for t in TROOPS for _ in range(COPIES)]
+    """``seat``'s 24 tiles, sorted (a new list: every game's deal starts from one)."""
+    return list(_ARMIES[seat])
 
 
 def shuffled_army(seat: int, rng: random.Random) -> list[int]:
     """``seat``'s 24 tiles in the order ``rng`` shuffles them: the one army shuffle, behind every
     new deal (``state.deal``) and every online peer's secret tile order."""
     army = full_army(seat)
-    rng.shuffle(army)
+    shuffle(army, rng)
     return army
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(items)`` step for step: the same draws from ``rng`` in the same order, so deals
+    and determinizations stay exactly what they were (tests/rules/test_chance.py compares the two).
+    Written out because the compiled build compiles it, while random.shuffle is Python code that
+    calls back into the generator through two frames per tile (deals and bots shuffle a lot)."""
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:  # an unbiased pick in 0..i: draw again when out of range, as random.py does
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def parse_seat(text: str) -> int:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .state import State
-from .troops import BLUE, RED, SEATS, full_army
+from .troops import BLUE, RED, SEATS, full_army, shuffle
 
 SPECTATOR = -1  # the seat of someone who watches: no seat's hidden tiles are known to it
 
@@ -71,7 +71,7 @@ def determinizer(obs: State) -> Callable[[random.Random], State]:
         s = obs.copy()
         for seat in (BLUE, RED):
             pool = pools[seat][:]
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             _fill(s, seat, pool, rng)
         return s
 
@@ -94,7 +94,7 @@ def _fill(s: State, seat: int, pool: list[int], rng: random.Random) -> None:
     """Give every unknown tile of ``seat`` in ``s`` a face from the shuffled ``pool``."""
     if _hand_from_public(s, seat):
         hand = s.public[seat] + [pool.pop() for _ in range(s.hand_size(seat) - len(s.public[seat]))]
-        rng.shuffle(hand)
+        shuffle(hand, rng)
         n_laid = len(s.laid[seat])
         s.laid[seat] = sorted(hand[:n_laid])
         s.rack[seat] = sorted(hand[n_laid:])

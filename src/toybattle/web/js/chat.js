@@ -58,11 +58,11 @@ export class Chat {
     box.scrollTop = box.scrollHeight;
   }
 
-  /** Send a typed `text` (trimmed) or, with `phrase`, a quick phrase's key. */
-  say(text, phrase = null) {
-    const line = text.trim().slice(0, MAX);
-    if (!line && !phrase) return false;
-    const id = this.screen.sock.chat(phrase ? { phrase } : { text: line });
+  /** Send `line`: `{ text }` as typed (trimmed) or `{ phrase }`, a quick phrase's key. */
+  say(line) {
+    if (line.text !== undefined) line = { text: line.text.trim().slice(0, MAX) };
+    if (!line.text && !line.phrase) return false;
+    const id = this.screen.sock.chat(line);
     if (id === null) { this.screen.toast(t("play.notSent")); return false; }
     this.sent.add(id);
     if (this.sent.size > 20) this.sent.delete(this.sent.values().next().value);  // long settled
@@ -87,11 +87,11 @@ export class Chat {
       "aria-label": t("chat.placeholder"), autocomplete: "off" });
     const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (e) => {
       e.preventDefault();
-      if (this.say(input.value)) input.value = "";
+      if (this.say({ text: input.value })) input.value = "";
     } }, input, h("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     const quick = h("div", { class: "row wrap chat-quick", role: "group", "aria-label": t("chat.quickLabel") },
       PHRASES.map((key) => h("button", { class: "btn small", type: "button", "data-phrase": key,
-        onclick: () => this.say("", key) }, t(`chat.quick.${key}`))));
+        onclick: () => this.say({ phrase: key }) }, t(`chat.quick.${key}`))));
     openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite",
       tabindex: "0", "aria-label": t("chat.title") }), quick, form,
       h("p", { class: "error", id: "chat-status", role: "alert" })));

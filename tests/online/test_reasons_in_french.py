@@ -1,6 +1,7 @@
-"""Why an online game ended (a forfeit's or an abandonment's reason) reaches a French page in French:
-each reason the protocol gives has a key in the server's catalogues (app/data, the ``forfeit.*`` and
-``wire.*`` keys) and is said again at display; what the game stores stays the protocol's English."""
+"""Why an online game ended (a forfeit's or an abandonment's reason) or stopped (a failed handshake, a
+lost connection) reaches a French page in French: each reason has a key in the server's catalogues
+(app/data: the ``forfeit.*``, ``wire.*`` and ``online.peer.*``/``online.link.*`` keys) and is said again
+at display; what the game stores stays the protocol's English."""
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from toybattle.app import words
-from toybattle.online import wire
+from toybattle.online import session, wire
 from toybattle.online.protocol import Forfeit, Match, Secrets, Setup
 from toybattle.online.transport import MAX_WIRE
 
@@ -93,3 +94,35 @@ def test_the_view_says_it_in_french_and_the_record_keeps_english():
                                 "une vraie armée (3 de chaque troupe).")
     assert french["prompt"].startswith("rouge perd par forfait : ses 24 tuiles engagées")
     assert words.localize(view, "en") == view  # English pages, and what is stored, keep the protocol's words
+
+
+def _session_error(call, *args) -> str:
+    with pytest.raises(session.SessionError) as e:
+        call(*args)
+    return str(e.value)
+
+
+def test_why_an_online_game_stopped_is_said_in_french():
+    """The one line the page shows where an online game stopped (a handshake that failed, a lost
+    connection, a notice not believed): each from the session's own code where it can be raised here."""
+    lines = [_session_error(session._check_resume, None, "abc"), _session_error(session._check_resume, "abc", None),
+             _session_error(session._check_resume, "abc", "def"), _session_error(session._setup_from, None),
+             _session_error(session._setup_from, {"game": "g", "terrain": "moon", "first_game": False,
+                                                   "host_seat": 0})]
+    lines += ["the other player sent a malformed message (a message of an unknown kind)",
+              "the other player sent 'msg' where this program expected 'hello'",
+              "the connection closed before the game began (x)", "nobody joined room 7-a-b within 60 s",
+              "nobody is waiting in room 7-a-b (a wrong or expired code?)",
+              "no room 7-a-b is open (a wrong or expired code?)",
+              "cannot reach the mailbox at ws://127.0.0.1:4000/v1", "the mailbox at ws://h:1/v1 refused us: full",
+              "the other player's toybattle speaks online protocol 1, this one speaks 2: both need the same version",
+              "the other player stopped, saying blue broke a rule (opened a tile nobody asked for); not believed: this "
+              "program's own check of every message it sent finds no fault",
+              "the connection closed (lost); game abc is saved after message 12: resume it with 'toybattle host "
+              "--resume abc' or 'toybattle join --resume abc CODE'"]
+    for line in lines:
+        french = words.translate(line, "fr")
+        said = line.split()
+        runs = {" ".join(said[i:i + 3]) for i in range(len(said) - 2)}
+        english = [r for r in runs if r in french and re.fullmatch(r"[a-z]+ [a-z]+ [a-z]+", r)]  # words, not code
+        assert french != line and not english, (line, french)

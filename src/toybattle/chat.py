@@ -1,8 +1,10 @@
 """Chat between the two players of a two-device or online game: short texts, outside the game.
 
 A chat line is never part of the game record or of the online hash chain; it lives only in memory
-while the game is open. Texts are bounded and stripped of control characters here; the page shows
-them as text (never as HTML). Each seat may say at most ``BURST`` lines within ``WINDOW`` seconds.
+while the game is open. A line is either a text a player typed (bounded and stripped of control
+characters here; the page shows it as text, never as HTML) or a quick phrase, sent as its key (one of
+``PHRASES``) so that each page says it in its own reader's language. Each seat may say at most
+``BURST`` lines within ``WINDOW`` seconds.
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from typing import Any
 MAX_CHAT = 200  # characters of one line
 BURST, WINDOW = 5, 10.0  # lines per seat within a window of seconds
 KEEP = 50  # lines a game keeps in memory
+# the quick phrases' keys; the page says each one in its reader's words (its catalogue's chat.quick.<key>)
+PHRASES = ("luck", "played", "nice", "oops", "thanks", "gg")
 
 
 class ChatRefused(ValueError):
@@ -31,6 +35,17 @@ def clean(text: object) -> str:
     if len(line) > MAX_CHAT:
         raise ChatRefused(f"a chat line is at most {MAX_CHAT} characters")
     return line
+
+
+def said(text: object = None, phrase: object = None) -> dict[str, str]:
+    """What one chat message says: ``{"text": a clean line}`` or ``{"phrase": a key of PHRASES}``."""
+    if phrase is None:
+        return {"text": clean(text)}
+    if text is not None:
+        raise ChatRefused("a chat line is a text or a quick phrase, not both")
+    if not (isinstance(phrase, str) and phrase in PHRASES):
+        raise ChatRefused("an unknown quick phrase is not sent")
+    return {"phrase": phrase}
 
 
 @dataclass
@@ -60,12 +75,11 @@ class ChatLog:
     limiter: Limiter = field(default_factory=Limiter)
     count: int = 0
 
-    def add(self, seat: str, text: object, seat_no: int) -> dict[str, Any]:
-        """Add ``seat``'s line (ChatRefused if it is malformed or comes too fast); the line added."""
-        line = clean(text)
+    def add(self, seat: str, line: dict[str, str], seat_no: int) -> dict[str, Any]:
+        """Add ``seat``'s ``line`` (what ``said`` made of it; ChatRefused if it comes too fast); the entry."""
         if not self.limiter.allow(seat_no):
             raise ChatRefused(f"slow down: at most {self.limiter.burst} chat lines in {self.limiter.window:g} s")
         self.count += 1
-        entry = {"n": self.count, "seat": seat, "text": line}
+        entry = {"n": self.count, "seat": seat, **line}
         self.lines = [*self.lines[-(KEEP - 1):], entry]
         return entry

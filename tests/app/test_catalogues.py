@@ -16,8 +16,8 @@ from toybattle.rules import TERRAIN_IDS, State, observation
 
 WEB = Path(words.__file__).resolve().parents[1] / "web"
 JS = sorted((WEB / "js").glob("*.js"))
-# keys the page builds from a seat, a kind of game or a counter (`seat.${seat}`) instead of naming them
-BUILT = ("seat.", "home.kind.", "strip.")
+# keys the page builds from a seat, a kind of game, a counter or a quick phrase (`seat.${seat}`) instead of naming them
+BUILT = ("seat.", "home.kind.", "strip.", "chat.quick.")
 
 
 def page_catalogue(lang: str) -> dict[str, str]:

@@ -3,10 +3,14 @@ games have none; lines are bounded, rate-limited, stripped of control characters
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from app_harness import WS, SeatSocket, new_game
 
-from toybattle.chat import BURST, MAX_CHAT, WINDOW
+from toybattle.chat import BURST, MAX_CHAT, PHRASES, WINDOW
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "toybattle" / "web"
 
 
 def test_two_devices_chat_and_nothing_of_it_is_stored(client, store):
@@ -70,3 +74,36 @@ def test_a_watcher_gets_no_chat_and_a_french_page_reads_its_refusal_in_french(cl
                            "message": f"doucement : au plus {BURST} messages en {WINDOW:g} s"}
     blue.close()
     red.close()
+
+
+def test_a_quick_phrase_goes_as_its_key_and_an_unknown_key_is_refused_in_one_line(client, store):
+    g = new_game(client, kind="lan", first="blue")
+    blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
+    red_token = store.get(g["game"]).meta["tokens"]["red"]
+    red = SeatSocket(client, g["game"], red_token)
+    red.send({"type": "hello", "game": g["game"], "token": red_token, "lang": "fr"})
+    red.until("welcome")
+    assert blue.request({"type": "chat", "phrase": "luck"})["type"] == "ok"
+    assert red.until("chat")["lines"] == [{"n": 1, "seat": "blue", "phrase": "luck"}]  # each page says it
+    for bad in ("<b>luck</b>", "chat.quick.luck", 7, ""):
+        reply = blue.request({"type": "chat", "phrase": bad})
+        assert reply["type"] == "error" and reply["message"] == "an unknown quick phrase is not sent", reply
+    reply = red.request({"type": "chat", "phrase": "gg", "text": "hi"})
+    assert reply["message"] == "un message du tchat est un texte ou une phrase rapide, pas les deux"
+    reply = red.request({"type": "chat", "phrase": "bribe"})
+    assert reply["message"] == "une phrase rapide inconnue n'est pas envoyée"  # in the page's language
+    assert blue.request({"type": "ping"})["type"] == "pong"
+    assert [m["lines"] for m in blue.received if m["type"] == "chat"] == [[{"n": 1, "seat": "blue", "phrase": "luck"}]]
+    assert "luck" not in store.get(g["game"]).record
+    blue.close()
+    red.close()
+
+
+def test_the_page_offers_the_servers_quick_phrases_and_says_each_in_both_languages():
+    page = (WEB / "js" / "chat.js").read_text(encoding="utf-8")
+    offered = re.search(r"const PHRASES = \[([^\]]*)\]", page)
+    assert offered and re.findall(r'"(\w+)"', offered.group(1)) == list(PHRASES)
+    for lang in ("en", "fr"):
+        words = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        quick = {k.removeprefix("chat.quick.") for k in words if k.startswith("chat.quick.")}
+        assert quick == set(PHRASES), lang

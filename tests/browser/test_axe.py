@@ -1,6 +1,7 @@
 """axe-core (pinned and checksum-verified, toybattle.site.axe) on every page at 360x640: no serious
 or critical accessibility violation on home, play (its menu too), replay, the troops handbook, the
-watch page, learn, a lesson and the rules; a two-device game's chat; the home page in French."""
+watch page, learn, a lesson and the rules; a two-device game's chat; the home page, a game (its menu
+too) a lesson (its feedback too) and the rules in French."""
 from __future__ import annotations
 
 import pytest
@@ -102,7 +103,7 @@ def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(sm
     assert guest.locator(".chat-quick button").all_inner_texts()[:2] == ["Bonne chance !", "Bien joué !"]
     guest.click(".chat-quick button >> nth=0")
     small_phone.wait_for_selector("#chat-lines .chat-line.red")
-    assert small_phone.inner_text("#chat-lines .chat-line.red .chat-text") == "Bonne chance !"
+    assert small_phone.inner_text("#chat-lines .chat-line.red .chat-text") == "Good luck!"  # in its reader's words
     found["chat (French)"] = _violations(guest, axe_script)
     guest_ctx.close()
     french_ctx = browser.new_context(bypass_csp=True, locale="fr-FR", **SMALL_PHONE)
@@ -111,6 +112,25 @@ def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(sm
     french.wait_for_selector("#newgame")
     assert french.locator("html").get_attribute("lang") == "fr"
     found["home (French)"] = _violations(french, axe_script)
+    start_game(french, live_server.url, terrain="castle", level="random")
+    french.wait_for_function(ME_TURN)
+    french.click("#rack .rack-tile >> nth=0")  # a troop picked: its card and the targets, in French
+    assert french.locator("#btn-draw").inner_text() != "Draw"
+    found["play (French)"] = _violations(french, axe_script)
+    french.click("#menu-btn")
+    french.wait_for_selector("#btn-sound")
+    found["play (French, menu)"] = _violations(french, axe_script)
+    french.goto(f"{live_server.url}/learn#/lesson/roxy-medals")
+    french.wait_for_selector("#question")
+    assert french.locator("html").get_attribute("lang") == "fr" and "Roxy" in french.inner_text("#question")
+    found["lesson (French)"] = _violations(french, axe_script)
+    french.click('.rack button[data-troop="7"]')
+    french.click('[data-node="17"]')  # a wrong move: the feedback and Retry
+    french.wait_for_selector("#feedback.wrong")
+    found["lesson (French, feedback)"] = _violations(french, axe_script)
+    french.goto(f"{live_server.url}/learn#/rules")
+    french.wait_for_selector(".rules-topic")
+    found["rules (French)"] = _violations(french, axe_script)
     french_ctx.close()
     _none_serious(found)
 

@@ -6,6 +6,8 @@ import random
 import pytest
 from test_app_browser import ME_TURN, play_one, start_game
 
+from conftest import PHONE
+
 pytestmark = pytest.mark.slow
 
 HTML = "<img src=x id=evil><b>bold</b>"
@@ -42,6 +44,38 @@ def test_two_devices_chat_and_html_shows_as_text(desktop, phone, live_server, sh
     assert phone.locator("#chat-lines .chat-line.mine").count() == 5
     shot(phone, "chat-guest")
     assert desktop.js_errors == [] and phone.js_errors == []
+
+
+def test_each_reader_sees_a_quick_phrase_in_their_own_language(desktop, browser, live_server):
+    """An English host and a French guest: a quick phrase goes as its key and each page says it in its
+    reader's words; a typed line stays as typed."""
+    ctx = browser.new_context(bypass_csp=True, locale="fr-FR", **PHONE)
+    ctx.set_default_timeout(15000)
+    guest = ctx.new_page()
+    errors: list[str] = []
+    guest.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        join_lan(desktop, guest, live_server.url)
+        desktop.wait_for_selector("#chat-btn:not(.hidden)")
+        desktop.click("#chat-btn")
+        desktop.click('.chat-quick button[data-phrase="luck"]')
+        desktop.fill("#chat-input", "Good luck!")  # typed, not a quick phrase: it stays as typed
+        desktop.click("#chat-send")
+        assert desktop.locator("#chat-lines .chat-line.mine .chat-text").nth(0).inner_text() == "Good luck!"
+        guest.wait_for_selector("#chat-btn.unread")
+        guest.click("#chat-btn")
+        guest.wait_for_function("document.querySelectorAll('#chat-lines .chat-line.blue').length === 2")
+        heard = guest.locator("#chat-lines .chat-line.blue .chat-text").all_inner_texts()
+        assert heard == ["Bonne chance !", "Good luck!"]
+        guest.click('.chat-quick button[data-phrase="played"]')
+        assert guest.inner_text('.chat-quick button[data-phrase="played"]') == "Bien joué !"
+        guest.wait_for_selector("#chat-lines .chat-line.red.mine")
+        assert guest.inner_text("#chat-lines .chat-line.red .chat-text") == "Bien joué !"
+        desktop.wait_for_selector("#chat-lines .chat-line.red")
+        assert desktop.inner_text("#chat-lines .chat-line.red .chat-text") == "Well played!"
+        assert desktop.js_errors == [] and errors == []
+    finally:
+        ctx.close()
 
 
 def test_a_bot_game_has_no_chat(phone, live_server):

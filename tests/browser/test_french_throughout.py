@@ -165,7 +165,9 @@ def test_lessons_and_the_rules_in_french(french, live_server):
     assert english_on(page) == []
     assert "Vérifier d'abord le coup" in page.locator(".steps").inner_text()
     page.goto(live_server.url + "/learn#/lesson/battlefield-lay-down")  # a tank's blind pick
-    page.wait_for_selector("#question")
+    # only the hash changes, so the last lesson's #question is still there until this one is drawn:
+    # wait for this lesson's own board, or the taps below land on the last lesson's
+    page.wait_for_selector("#lesson-board .ground-battlefield")
     page.click('.rack button[data-troop="7"]')
     page.click('#lesson-board [data-node="14"]')
     page.wait_for_selector(".controls button[data-action='use']")

@@ -78,7 +78,7 @@ def test_the_other_sides_move_is_marked_and_told(small_phone, live_server, shot)
     page = small_phone
     start_game(page, live_server.url, terrain="castle", level="random", first="blue")
     rng = random.Random(7)
-    followed = 0
+    followed = placed = 0
     page.wait_for_function(ME_TURN)
     assert not page.locator("#board g.node.last").count()  # nobody has moved yet
     for _ in range(12):
@@ -94,7 +94,11 @@ def test_the_other_sides_move_is_marked_and_told(small_phone, live_server, shot)
         marked = page.eval_on_selector_all("#board g.node.last", "gs => gs.map(g => g.dataset.node)")
         if " on " in told:  # a placement: its base carries the marker, until red moves again
             assert marked and any(f" on {n}" in told for n in marked), (told, marked)
-    assert followed >= 2
+            placed += 1
+            # the marker is red's colour, readable against the board's ground (at least 3:1)
+            assert page.locator("#board g.node.last .last-mark.red").count()
+            assert page.evaluate(CONTRAST, ["#board g.node.last .last-mark", ".ground", "fill"]) >= 3
+    assert followed >= 2 and placed >= 1  # the marker was checked on a bot placement at least once
     shot(page, "small-phone-last-move")
 
 

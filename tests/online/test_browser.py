@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from toybattle.app import words
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
 CODE = re.compile(r"^\d+-[a-z]+-[a-z]+$")
 # what both peers hold alike: the public state (each view adds only its own rack, laid tiles and log)
@@ -360,6 +362,13 @@ def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser,
     assert a.page.locator("#btn-look").count() == 1
     assert a.page.locator("#buttons [data-action]").count() == 0  # nothing left to play
     a.shot("forfeit")
+    # the same page in French says why in French (the record keeps the protocol's English words)
+    a.page.evaluate("localStorage.setItem('tb.lang', 'fr')")
+    a.page.reload()
+    a.page.wait_for_selector("#endscreen")
+    said = a.page.locator("#end-reason").inner_text()
+    assert "n'a jamais été piochée" in said and "never drawn" not in said and "forfeits" not in said, said
+    assert said == words.translate(reason, "fr")
     assert a.errors == []
 
 

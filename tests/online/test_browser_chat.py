@@ -1,5 +1,6 @@
 """Chat between two online pages, each on its own app, through the local mailbox: a line typed on one
-page shows on the other as text (HTML in it stays text)."""
+page shows on the other as text (HTML in it stays text); a quick phrase from a French page reads in
+English on an English one."""
 from __future__ import annotations
 
 import json
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.slow
 HTML = "<img src=x id=evil>hi"
 
 
-def _open(browser, base: str, room: dict):
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, bypass_csp=True)  # for the waits
+def _open(browser, base: str, room: dict, locale: str = "en-GB"):
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, bypass_csp=True, locale=locale)  # for the waits
     ctx.set_default_timeout(30000)
     page = ctx.new_page()
     entry = {room["game"]: {"kind": "online", "tokens": {room["seat"]: room["token"]}}}
@@ -35,7 +36,7 @@ def test_two_online_pages_chat(serve, mailbox, browser):  # noqa: F811
     t.start()
     t.join(60)
     assert joined and "error" not in joined[0], joined
-    (ca, pa), (cb, pb) = _open(browser, a, host), _open(browser, b, joined[0])
+    (ca, pa), (cb, pb) = _open(browser, a, host), _open(browser, b, joined[0], "fr-FR")  # bob reads French
     try:
         pa.wait_for_selector("#chat-btn:not(.hidden)")
         pa.click("#chat-btn")
@@ -45,9 +46,12 @@ def test_two_online_pages_chat(serve, mailbox, browser):  # noqa: F811
         pb.click("#chat-btn")
         assert pb.locator("#chat-lines .chat-text").first.inner_text() == HTML
         assert pb.locator("#evil").count() == 0
-        pb.click(".chat-quick button >> nth=0")
+        assert pb.inner_text('.chat-quick button[data-phrase="luck"]') == "Bonne chance !"
+        pb.click('.chat-quick button[data-phrase="luck"]')  # sent as its key over the wire, outside the chain
         pa.wait_for_function("document.querySelectorAll('#chat-lines .chat-line').length === 2")
-        assert pa.locator("#chat-lines .chat-line .chat-text").nth(1).inner_text() == "Good luck!"
+        assert pa.locator("#chat-lines .chat-line .chat-text").nth(1).inner_text() == "Good luck!"  # alice's words
+        pb.wait_for_selector("#chat-lines .chat-line.mine")
+        assert pb.locator("#chat-lines .chat-line.mine .chat-text").inner_text() == "Bonne chance !"
     finally:
         ca.close()
         cb.close()

@@ -29,7 +29,7 @@ class HeldBot:
         pass
 
 
-def _game(tmp_path: Path, mailbox: str, name: str, heard: list[str]) -> tuple[Game, HeldBot]:
+def _game(tmp_path: Path, mailbox: str, name: str, heard: list[dict[str, str]]) -> tuple[Game, HeldBot]:
     player = HeldBot(name)
     game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=name, move_limit=60,
                         reply_limit=60), player, lambda _: None, rooms=client.Rooms())
@@ -47,15 +47,19 @@ async def _until(check, seconds: float = 15.0) -> None:
 
 def test_chat_lines_are_checked_on_the_wire():
     assert wire.check({"k": "chat", "text": "<b>hi</b>"})["text"] == "<b>hi</b>"
-    for bad in ({"k": "chat", "text": "x" * (MAX_CHAT + 1)}, {"k": "chat", "text": ""}, {"k": "chat", "text": 3},
+    assert wire.check({"k": "chat", "phrase": "luck"})["phrase"] == "luck"
+    assert wire.check({"k": "chat", "phrase": "unheardof"})  # a key's shape; whether it is known is chat.said's
+    for bad in ({"k": "chat", "phrase": "<b>x</b>"}, {"k": "chat", "phrase": "luck\n"}, {"k": "chat", "phrase": 3},
+                {"k": "chat", "phrase": "x" * 21}, {"k": "chat", "phrase": "luck", "text": "hi"},
+                {"k": "chat", "text": "x" * (MAX_CHAT + 1)}, {"k": "chat", "text": ""}, {"k": "chat", "text": 3},
                 {"k": "chat", "text": "hi", "pad": "x"}, {"k": "chat"}):
         with pytest.raises(wire.Malformed):
             wire.check(bad)
 
 
 def test_online_chat_arrives_both_ways_is_rate_limited_and_stays_out_of_the_record(mailbox, tmp_path):
-    host_heard: list[str] = []
-    join_heard: list[str] = []
+    host_heard: list[dict[str, str]] = []
+    join_heard: list[dict[str, str]] = []
     host, hp = _game(tmp_path, mailbox, "host", host_heard)
     joiner, jp = _game(tmp_path, mailbox, "join", join_heard)
 
@@ -65,14 +69,16 @@ def test_online_chat_arrives_both_ways_is_rate_limited_and_stays_out_of_the_reco
         joining = asyncio.create_task(joiner.join(None, await codes.get()))
         await _until(lambda: host.playing and joiner.playing and host.link and joiner.link)
         # both ways: one side is waiting for a move, the other is thinking about it
-        host.chat("<script>alert(1)</script> good luck")
-        joiner.chat("secret-word-from-joiner")
-        await _until(lambda: join_heard and host_heard)
-        assert join_heard == ["<script>alert(1)</script> good luck"]  # the page shows it as text
-        assert host_heard == ["secret-word-from-joiner"]
+        host.chat({"text": "<script>alert(1)</script> good luck"})
+        joiner.chat({"text": "secret-word-from-joiner"})
+        joiner.link.send({"k": "chat", "phrase": "bribe"})  # a key this program does not know: dropped
+        joiner.chat({"phrase": "thanks"})  # a quick phrase goes as its key; each page says it in its words
+        await _until(lambda: join_heard and len(host_heard) == 2)
+        assert join_heard == [{"text": "<script>alert(1)</script> good luck"}]  # the page shows it as text
+        assert host_heard == [{"text": "secret-word-from-joiner"}, {"phrase": "thanks"}]
         for i in range(3 * BURST):  # a flooding peer, past its own side's limit
             host.link.send({"k": "chat", "text": f"flood-{i}"})
-        host.chat("last-line")
+        host.chat({"text": "last-line"})
         await asyncio.sleep(1.5)
         assert len(join_heard) == BURST, join_heard  # one line before the flood, then BURST - 1 more
         hp.go.set()

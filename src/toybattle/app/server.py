@@ -377,7 +377,7 @@ class Connection:
             if seat == SPECTATOR:
                 raise Refused("a spectator watches: only the players act")
             if kind == "chat":  # outside the game: no ply, never recorded
-                await session.chat(seat, msg.get("text"))
+                await session.chat(seat, msg.get("text"), msg.get("phrase"))
                 await self.send({"type": "ok", "id": msg_id})
                 return
             if "ply" in msg and msg["ply"] != session.view(seat)["ply"]:

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from toybattle.chat import ChatLog, ChatRefused
+from toybattle.chat import ChatLog, ChatRefused, said
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
@@ -76,12 +76,13 @@ class Session(ABC):
         """Whether the two players may chat (two devices and online games; not a bot or one shared device)."""
         return False
 
-    async def chat(self, seat: int, text: object) -> None:
-        """Add ``seat``'s chat line (bounded, rate-limited, outside the game record) and tell every seat."""
+    async def chat(self, seat: int, text: object = None, phrase: object = None) -> None:
+        """Add ``seat``'s chat line, a text or a quick phrase's key (bounded, rate-limited, outside the
+        game record), and tell every seat."""
         if not self.chatty:
             raise Refused("no chat in this game (only games between two devices have one)")
         try:
-            entry = self.chat_log.add(SEATS[seat], text, seat)
+            entry = self.chat_log.add(SEATS[seat], said(text, phrase), seat)
         except ChatRefused as e:
             raise Refused(str(e)) from None
         await self.send_chat(entry)

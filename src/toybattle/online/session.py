@@ -4,7 +4,7 @@ Wire messages are JSON objects with a kind ``k`` (their shape is checked by ``wi
 ``hello`` (first, unchained: which game, and the hash of every message this peer holds),
 ``sync`` (after a reconnect: the chained messages the other peer is missing),
 ``msg`` (one chained message, see protocol.py), ``forfeit`` (a failed check: who and why),
-``chat`` (a player's short text: outside the chain, never stored, at most ``chat.BURST`` lines
+``chat`` (a player's short text or a quick phrase's key: outside the chain, never stored, at most ``chat.BURST`` lines
 per ``chat.WINDOW`` seconds taken from the other peer; it may come at any time, even while this
 side thinks about its move, and never extends a wait limit).
 
@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..chat import ChatRefused, Limiter, clean
+from ..chat import ChatRefused, Limiter, said
 from ..rules import SEATS, TERRAIN_IDS, State
 from ..store import Store
 from . import persist, transport, wire
@@ -147,7 +147,7 @@ class Game:
         self.deadline: tuple[int, str, float] | None = None  # (seat, "move"/"reply", epoch s) of the wait now
         self.on_wait: Callable[[], None] | None = None  # called when the deadline changes (the app's countdown)
         self.on_silence: Callable[[str, float], Awaitable[str]] | None = None  # the player's choice, if asked
-        self.on_chat: Callable[[str], None] | None = None  # a chat line from the other player
+        self.on_chat: Callable[[dict[str, str]], None] | None = None  # a chat line (chat.said) from the other player
         self.link: Link | None = None  # while playing
         self._heard = Limiter()  # the other player's chat lines
         self._held: asyncio.Future[dict[str, Any]] | None = None  # a message read while this side thought
@@ -235,7 +235,7 @@ class Game:
                     obj = wire.check(await self._recv(link, max(0.0, until - time.monotonic())))
                     if obj["k"] != "chat":
                         return obj
-                    self._chat_in(obj["text"])
+                    self._chat_in(obj)
             except Garbled as e:
                 raise wire.Malformed(str(e).removeprefix("the other player sent ")) from None
             except Silence:
@@ -263,20 +263,21 @@ class Game:
             return held.result()
         return await link.recv(timeout)
 
-    def _chat_in(self, text: str) -> None:
-        """A chat line from the other player: shown if it is clean and not one too many, else dropped."""
+    def _chat_in(self, obj: dict[str, Any]) -> None:
+        """A chat line from the other player (its shape checked by ``wire``): shown if it is a clean text or
+        a known quick phrase and not one too many, else dropped."""
         try:
-            line = clean(text)
+            line = said(obj.get("text"), obj.get("phrase"))
         except ChatRefused:
             return
         if self._heard.allow(1) and self.on_chat:
             self.on_chat(line)
 
-    def chat(self, text: str) -> None:
-        """Send this player's chat line (already cleaned and rate-limited by the caller)."""
+    def chat(self, line: dict[str, str]) -> None:
+        """Send this player's chat line (``chat.said``'s, already rate-limited by the caller)."""
         if self.link is None or not self.playing:
             raise SessionError("the other player is not connected: the chat line is not sent")
-        self.link.send({"k": "chat", "text": text})
+        self.link.send({"k": "chat", **line})
 
     async def _listening(self, link: Link, choosing: Awaitable[int | None]) -> int | None:
         """Wait for this player's choice while reading the other's chat lines; any other message is
@@ -295,7 +296,7 @@ class Game:
                     self._held = reading
                     break
                 if obj["k"] == "chat":
-                    self._chat_in(obj["text"])
+                    self._chat_in(obj)
                 else:
                     self._held = reading
             return await choice

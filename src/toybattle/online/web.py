@@ -194,21 +194,21 @@ class OnlineSession(Session):
     def chatty(self) -> bool:
         return True
 
-    async def chat(self, seat: int, text: object) -> None:
+    async def chat(self, seat: int, text: object = None, phrase: object = None) -> None:
         if self.game.link is None or not self.game.playing:
             raise Refused("the other player is not connected: the chat line is not sent")
-        await super().chat(seat, text)
+        await super().chat(seat, text, phrase)
 
     async def send_chat(self, entry: dict[str, Any]) -> None:
         try:
-            self.game.chat(entry["text"])
+            self.game.chat({k: v for k, v in entry.items() if k in ("text", "phrase")})
         except SessionError as e:
             raise Refused(str(e)) from None
 
-    def _chat_in(self, text: str) -> None:
+    def _chat_in(self, line: dict[str, str]) -> None:
         seat = 1 - self.match.me
         try:
-            self.chat_log.add(SEATS[seat], text, seat)
+            self.chat_log.add(SEATS[seat], line, seat)
         except ChatRefused:
             return
         task = asyncio.get_running_loop().create_task(self.heard())

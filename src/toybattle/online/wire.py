@@ -18,6 +18,8 @@ GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 HASH = re.compile(r"^[0-9a-f]{64}$")
 FIELDS = {"hello": {"k", "resume", "setup", "hashes"}, "sync": {"k", "msgs"}, "msg": {"k", "m"},
           "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}}
+CHAT_PHRASE = {"k", "phrase"}  # the other shape of a chat line: a quick phrase's key, said in each reader's words
+PHRASE = re.compile(r"^[a-z]{1,20}$")  # its shape; whether it is a phrase this program knows is chat.said's
 SETUP = {"game", "terrain", "first_game", "host_seat"}
 
 
@@ -53,6 +55,10 @@ def check(obj: Any) -> dict[str, Any]:
     kind = obj.get("k")
     if not isinstance(kind, str) or kind not in FIELDS:
         raise Malformed("a message of an unknown kind")
+    if kind == "chat" and set(obj) == CHAT_PHRASE:
+        if not (isinstance(obj["phrase"], str) and PHRASE.fullmatch(obj["phrase"])):
+            raise Malformed("a quick phrase that is not a key of 1 to 20 small letters")
+        return obj
     if set(obj) != FIELDS[kind]:
         raise Malformed(f"a {kind} message with other fields than {', '.join(sorted(FIELDS[kind]))}")
     if kind == "hello":

@@ -6,8 +6,12 @@ import { openSheet } from "./sheet.js";
 
 const MAX = 200; // characters of a line (the server refuses longer ones)
 
-// the quick phrases, each a catalogue key (the line sent is in the sender's language)
-const QUICK = ["chat.quick.luck", "chat.quick.played", "chat.quick.nice", "chat.quick.oops", "chat.quick.thanks", "chat.quick.gg"];
+// the quick phrases' keys (the server knows the same ones, chat.PHRASES): a phrase is sent as its key
+// and each page says it in its reader's language (chat.quick.<key>)
+const PHRASES = ["luck", "played", "nice", "oops", "thanks", "gg"];
+
+/** What a chat line says on this page: a quick phrase in this page's words, else the text as typed. */
+const wordsOf = (line) => (line.phrase ? t(`chat.quick.${line.phrase}`) : line.text);
 
 export class Chat {
   /** `screen` is the PlayScreen: its socket sends, its toast and announce tell. */
@@ -29,7 +33,7 @@ export class Chat {
       this.lines.push(line);
       if (line.seat !== mine) {
         this.unread += 1;
-        this.screen.announce(t("chat.said", { who: seatName(line.seat), text: line.text }));
+        this.screen.announce(t("chat.said", { who: seatName(line.seat), text: wordsOf(line) }));
       }
     }
     this.lines = this.lines.slice(-50);
@@ -48,15 +52,16 @@ export class Chat {
     fill(box, this.lines.length ? this.lines.map((l) => {
       const who = h("b", {}, l.seat === mine ? t("play.you") : seatName(l.seat));
       const text = h("span", { class: "chat-text" });
-      text.textContent = l.text; // a line is text, whatever it holds
+      text.textContent = wordsOf(l); // a line is text, whatever it holds
       return h("li", { class: `chat-line ${l.seat}${l.seat === mine ? " mine" : ""}` }, who, ": ", text);
     }) : h("li", { class: "muted" }, t("chat.none")));
     box.scrollTop = box.scrollHeight;
   }
 
-  say(text) {
-    const line = text.trim().slice(0, MAX);
-    if (!line) return false;
+  /** Send `line`: `{ text }` as typed (trimmed) or `{ phrase }`, a quick phrase's key. */
+  say(line) {
+    if (line.text !== undefined) line = { text: line.text.trim().slice(0, MAX) };
+    if (!line.text && !line.phrase) return false;
     const id = this.screen.sock.chat(line);
     if (id === null) { this.screen.toast(t("play.notSent")); return false; }
     this.sent.add(id);
@@ -82,10 +87,11 @@ export class Chat {
       "aria-label": t("chat.placeholder"), autocomplete: "off" });
     const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (e) => {
       e.preventDefault();
-      if (this.say(input.value)) input.value = "";
+      if (this.say({ text: input.value })) input.value = "";
     } }, input, h("button", { class: "btn primary", type: "submit", id: "chat-send" }, t("chat.send")));
     const quick = h("div", { class: "row wrap chat-quick", role: "group", "aria-label": t("chat.quickLabel") },
-      QUICK.map((key) => h("button", { class: "btn small", type: "button", onclick: () => this.say(t(key)) }, t(key))));
+      PHRASES.map((key) => h("button", { class: "btn small", type: "button", "data-phrase": key,
+        onclick: () => this.say({ phrase: key }) }, t(`chat.quick.${key}`))));
     openSheet(t("chat.title"), h("div", { class: "chat" }, h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite",
       tabindex: "0", "aria-label": t("chat.title") }), quick, form,
       h("p", { class: "error", id: "chat-status", role: "alert" })));

@@ -190,7 +190,8 @@ export class GameSocket {
   concede() { return this.send({ type: "concede" }); }
   hint() { return this.send({ type: "hint" }); }
   rematch() { return this.send({ type: "rematch" }); }
-  chat(text) { return this.send({ type: "chat", text }); }
+  /** A chat line: `{ text }` as typed, or `{ phrase }`, a quick phrase's key (each page says it in its words). */
+  chat(line) { return this.send({ type: "chat", ...line }); }
 
   close() {
     this.closed = true;

@@ -25,7 +25,7 @@ export async function showWatch(id, key) {
   document.body.className = "page-play page-watch";
   const svg = svgEl({ id: "board", role: "img", "aria-label": t("play.board") });
   const prompt = h("div", { class: "prompt", id: "prompt", "aria-live": "polite" }, t("play.connecting"));
-  const logBox = h("div", { class: "replay-log", role: "log", "aria-label": t("play.gameLog") });
+  const logBox = h("div", { class: "replay-log", role: "region", "aria-label": t("play.gameLog") });  // a bare div may not be named
   const strips = { red: h("div", { class: "strip" }), blue: h("div", { class: "strip" }) };
   const title = h("div", { class: "title" }, t("watch.title"));
   let terrain = null;
@@ -38,7 +38,7 @@ export async function showWatch(id, key) {
     prompt.textContent = v.prompt;
     svg.dataset.ply = v.ply;
     for (const seat of ["red", "blue"]) strip(strips[seat], v, seat);
-    fill(logBox, h("ol", { class: "log" }, v.log.slice(-8).map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, e.text)))));
+    fill(logBox, h("ol", { class: "log", tabindex: "0" }, v.log.slice(-8).map((e) => h("li", { class: e.seat }, badge(e.seat), h("span", {}, e.text)))));
   };
   fill(app(), h("div", { class: "play watch" },
     h("header", { class: "topbar" }, h("a", { class: "btn ghost", href: "#/", "aria-label": t("watch.home") }, "◀"), title),

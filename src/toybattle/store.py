@@ -291,10 +291,10 @@ class Store:
                     raise
         except sqlite3.Error as e:  # nothing of the group is stored: each game is told so
             for job in group:
-                job.done.set_exception(StoreError(f"cannot write game {job.game_id} to {self.path}: {e}"))
+                _tell(job.done, error=StoreError(f"cannot write game {job.game_id} to {self.path}: {e}"))
             return
         for job in group:
-            job.done.set_result(None)
+            _tell(job.done)
 
     def get(self, game_id: str) -> GameRow | None:
         with self._lock:
@@ -317,7 +317,23 @@ class Store:
 
 def _settle(job: _Job) -> None:
     """Run a read job on the writer thread; its caller gets the result, or the exception, as if it had called."""
+    if job.done.cancelled():  # nobody waits for this read any more
+        return
     try:
-        job.done.set_result(job.call() if job.call else None)
+        result = job.call() if job.call else None
     except BaseException as e:
-        job.done.set_exception(e)
+        _tell(job.done, error=e)
+    else:
+        _tell(job.done, result)
+
+
+def _tell(done: Future[Any], result: Any = None, error: BaseException | None = None) -> None:
+    """Settle a job's future, unless its caller stopped waiting (an awaiting task cancelled, e.g. a closed
+    socket's): a cancelled future cannot be set, and the writer thread must never die of that. A write
+    is stored either way; the game in memory has already moved on."""
+    if not done.set_running_or_notify_cancel():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)

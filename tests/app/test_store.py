@@ -184,6 +184,35 @@ def test_a_failed_commit_tells_each_writer_and_stores_none_of_the_group(tmp_path
     s.close()
 
 
+def test_a_writer_that_stops_waiting_leaves_the_writer_thread_working(tmp_path):
+    """A task awaiting put_async can be cancelled (its socket closed) while its row waits for the disk:
+    the row is still stored, and the writer thread lives on for every later write."""
+    import asyncio
+
+    s = Store(tmp_path / "games.sqlite3")
+
+    async def main() -> None:
+        holder = sqlite3.connect(str(s.path), timeout=0, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # the disk is busy: the writes below queue behind the first
+        first = asyncio.create_task(s.put_async(GameRow(id="g0", kind="hotseat", record="r")))
+        tasks = [asyncio.create_task(s.put_async(GameRow(id=f"g{n}", kind="hotseat", record="r")))
+                 for n in range(1, 4)]
+        read = asyncio.create_task(s.get_async("g0"))
+        await asyncio.sleep(0.3)
+        for task in (*tasks, read):
+            task.cancel()
+        holder.execute("COMMIT")
+        holder.close()
+        await first
+        await asyncio.gather(*tasks, read, return_exceptions=True)
+        await s.put_async(GameRow(id="later", kind="hotseat", record="r"))  # would hang if the thread had died
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    assert s._writer is not None and s._writer.is_alive()
+    assert all(s.get(f"g{n}") is not None for n in range(4)) and s.get("later") is not None
+    s.close()
+
+
 def test_without_threads_every_job_runs_in_turn(tmp_path, monkeypatch):
     """A browser's worker (Pyodide) starts no threads: the store then does each job at once."""
     import asyncio

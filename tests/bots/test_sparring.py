@@ -146,7 +146,8 @@ def test_the_shipped_weights_fit_the_features_and_were_fitted():
     assert raw["features"] == list(E.FEATURES) and sorted(w.per_terrain) == sorted(TERRAIN_IDS)
     assert "fitted" in raw and raw["fitted"]["positions"] > 1000
     shared = dict(zip(E.FEATURES, w.shared, strict=True))
-    assert shared["enemy_threat"] < 0 < shared["medal_lead"]  # an opponent about to win is bad; medals good
+    # an opponent about to win is bad; medals still missing are bad for whoever misses them
+    assert shared["enemy_threat"] < 0 and shared["own_medals_needed"] < 0 < shared["enemy_medals_needed"]
 
 
 @pytest.mark.parametrize("breakage", [

@@ -7,7 +7,8 @@ The API (small and stable; the app and lessons build on it)::
                                  # random, greedy, easy, medium, expert
     lv.label, lv.description     # for a menu ("Medium", "Searches about three hundred ...")
     lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
-    FROZEN                       # earlier configurations kept for measuring: expert-1
+    FROZEN                       # levels kept unchanged for measuring: expert-1 (expert as first
+                                 # released) and sparring (a beam search over whole turns, beam.py)
                                  # (the table is data: data/levels.json)
     bot = make_bot("medium", seed=None)    # UnknownLevel (a ValueError) for a bad name
     a = bot.choose(obs, budget_s=None)     # obs = toybattle.rules.observation(state, seat)
@@ -31,9 +32,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from .beam import BeamBot
 from .players import Bot, GreedyBot, RandomBot, SearchBot
 
-KINDS = ("random", "greedy", "search")
+KINDS = ("random", "greedy", "search", "beam")
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,10 @@ class Level:
     name: str
     label: str
     description: str
-    kind: str  # random, greedy or search
+    kind: str  # random, greedy, search, or beam (the sparring bot: beam.py)
     budget_s: float = 0.0  # the most time it thinks per move (a safety net: search levels stop on simulations)
     simulations: int = 0  # playouts per move for search levels (0: not a search level)
-    width: int = 0  # root actions searched (0: all)
+    width: int = 0  # root actions searched (0: all); for beam, the positions kept after each decision
     depth: int = 12  # playout plies before the evaluation judges the position
     explore: float = 0.7  # the tree's exploration constant: lower searches the best lines deeper
 
@@ -92,12 +94,15 @@ def level(name: str) -> Level:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot of level ``name`` (see LEVELS and FROZEN)."""
+    """A new bot of level ``name`` (see LEVELS and FROZEN); evaluate.WeightsError (a ValueError) if the
+    sparring bot's weights file is broken."""
     lv = level(name)
     if lv.kind == "random":
         bot: Bot = RandomBot(seed)
     elif lv.kind == "greedy":
         bot = GreedyBot(seed)
+    elif lv.kind == "beam":
+        bot = BeamBot(seed, width=lv.width, budget_s=lv.budget_s)
     else:
         bot = SearchBot(seed, simulations=lv.simulations, budget_s=lv.budget_s, width=lv.width, depth=lv.depth,
                         explore=lv.explore)

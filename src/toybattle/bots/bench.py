@@ -1,6 +1,6 @@
 """Measure the bots on one core: think time per move for every level, and search speed.
 
-    python -m toybattle.bots.bench [--positions 60] [--terrain castle] [--json]
+    python -m toybattle.bots.bench [--positions 60] [--terrain castle] [--level NAME ...] [--json]
 
 Positions are the observations met in games between two greedy bots (a fixed seed), so they
 look like real play; the median over them is reported (docs/benchmarks.md).
@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from ..rules import State, observation
-from . import LEVELS, make_bot
+from . import LEVELS, level, make_bot
 from .players import SearchBot, simulations_per_second
 
 
@@ -39,9 +39,10 @@ def sample_positions(count: int, terrain: str, seed: int = 1) -> list[State]:
     return out
 
 
-def measure(positions: list[State]) -> dict[str, Any]:
+def measure(positions: list[State], names: list[str] | None = None) -> dict[str, Any]:
+    """Think times of the levels ``names`` (default: the ladder) over ``positions``, and search speed."""
     rows = {}
-    for lv in LEVELS:
+    for lv in [level(n) for n in names] if names else LEVELS:
         bot = make_bot(lv.name, seed=1)
         times, sims = [], []
         for obs in positions:
@@ -50,6 +51,8 @@ def measure(positions: list[State]) -> dict[str, Any]:
             times.append(time.perf_counter() - t0)
             if isinstance(bot, SearchBot):
                 sims.append(bot.last_info.get("simulations", 0))
+            elif "positions" in bot.last_info:  # the sparring bot: positions scored (its work, not the load's)
+                sims.append(bot.last_info["positions"])
         rows[lv.name] = {"budget_s": lv.budget_s, "median_s": statistics.median(times), "max_s": max(times),
                          "median_simulations": statistics.median(sims) if sims else None}
     speed = [simulations_per_second(obs, 0.5, seed=k) for k, obs in enumerate(positions[:20])]
@@ -61,14 +64,16 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=int, default=60)
     p.add_argument("--terrain", default="castle")
+    p.add_argument("--level", action="append", help="measure this level (repeatable; default: the ladder)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    r = measure(sample_positions(args.positions, args.terrain))
+    r = measure(sample_positions(args.positions, args.terrain), args.level)
     if args.json:
         print(json.dumps(r, indent=1))
         return
     for name, row in r["levels"].items():
-        sims = f", {row['median_simulations']:.0f} simulations" if row["median_simulations"] is not None else ""
+        work = "positions scored" if level(name).kind == "beam" else "simulations"
+        sims = f", {row['median_simulations']:.0f} {work}" if row["median_simulations"] is not None else ""
         print(f"{name:<8} budget {row['budget_s']:.1f} s: median {1000 * row['median_s']:.1f} ms, "
               f"max {1000 * row['max_s']:.0f} ms{sims}")
     print(f"determinized simulations per second (one core, median of 20 positions): "

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS, NotationError, action_text, observation, parse_position
-from . import DEFAULT_LEVEL, LEVEL_NAMES, UnknownLevel, level, make_bot
+from . import DEFAULT_LEVEL, LEVEL_NAMES, make_bot
 from .arena import ClusterError, DealResult, MatchReport, MatchSpec, plot_svg, run_match
 from .engine import serve
 from .stats import elo, score_interval
@@ -60,9 +60,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _check_level(name: str) -> str:
+    """The level's name; UserError if there is no such level or it cannot be built (a broken data file)."""
     try:
-        return level(name).name
-    except UnknownLevel as e:
+        return make_bot(name).level
+    except ValueError as e:  # UnknownLevel, or the sparring bot's WeightsError
         raise UserError(str(e)) from None
 
 

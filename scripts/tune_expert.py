@@ -48,6 +48,7 @@ class Timed(Bot):
         super().__init__(None)
         self.inner = inner
         self.level = inner.level
+        self.budget_s = inner.budget_s  # what the referee offers the bot each decision
         self.cpu_s: list[float] = []
         self.simulations: list[float] = []
 

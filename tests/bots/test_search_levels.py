@@ -3,7 +3,11 @@ expert gained (the root prior, the evaluation's scale) reach the search from lev
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +75,20 @@ def test_a_strong_prior_steers_the_root_toward_the_greedy_evaluation_s_favourite
         assert leaning.last_info["simulations"] > 0
         checked += 1
     assert checked >= 3
+
+
+def test_the_tuning_script_checks_a_configuration_against_expert_1_on_arena_deals():
+    root = Path(__file__).resolve().parents[2]
+    small = json.dumps({"simulations": 6, "width": 5, "depth": 4, "explore": 0.7, "prior": 1.0, "scale": 15.0})
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    r = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", small, "--deals", "2",
+                        "--opponent", "easy", "--seed", "5"], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["games"] == 4 and sorted(out["per_terrain"]) == ["castle", "pool"]
+    assert out["opponent"]["simulations"] == level("easy").simulations
+    assert out["interval95"][0] <= out["score"] <= out["interval95"][1]
+    candidate, opponent = out["think_cpu_s"]
+    assert opponent["decisions"] > 0
+    assert candidate["decisions"] > 0 and candidate["median_simulations"] <= 6
+    assert "deal 2/2 pool" in r.stderr

@@ -50,7 +50,8 @@ def _shuffle_hidden(s: State, seat: int, rng: random.Random) -> State:
 def _bots(seed: int) -> list[Bot]:
     # search bots stop on their simulation count (a huge time budget), so they are deterministic
     return [make_bot("random", seed), make_bot("greedy", seed),
-            SearchBot(seed, simulations=60, budget_s=600, width=8), SearchBot(seed, simulations=40, budget_s=600)]
+            SearchBot(seed, simulations=60, budget_s=600, width=8), SearchBot(seed, simulations=40, budget_s=600),
+            SearchBot(seed, simulations=50, budget_s=600, width=12, prior=1.0, scale=14.0)]
 
 
 @pytest.mark.parametrize("seed", range(6))

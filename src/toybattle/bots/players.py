@@ -96,18 +96,24 @@ class SearchBot(Bot):
     """ISMCTS over determinizations with heuristic playouts.
 
     It stops after ``simulations`` playouts or ``budget_s`` seconds, whichever comes first; the
-    root considers the ``width`` actions the greedy evaluation likes best (all, if 0)."""
+    root considers the ``width`` actions the greedy evaluation likes best (all, if 0). With
+    ``prior`` > 0 the root's selection also leans toward the actions the greedy evaluation likes
+    (progressive bias: ``prior`` x their squashed score / (visits + 1), fading as they are
+    visited). ``scale`` squashes the evaluation that judges a playout's last position into a win
+    chance: smaller trusts it more."""
 
     level = "search"
 
     def __init__(self, seed: int | None = None, simulations: int = 1000, budget_s: float = 1.0,
-                 width: int = 0, explore: float = 0.7, depth: int = 12):
+                 width: int = 0, explore: float = 0.7, depth: int = 12, prior: float = 0.0, scale: float = 20.0):
         super().__init__(seed)
         self.depth = depth
         self.simulations = simulations
         self.budget_s = budget_s
         self.width = width
         self.explore = explore
+        self.prior = prior
+        self.scale = scale
 
     def choose(self, obs: State, budget_s: float | None = None) -> int:
         a, _ = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
@@ -117,15 +123,17 @@ class SearchBot(Bot):
         a, note = self._search(obs, self.budget_s)
         return a, H.explain(obs, a) + (f" ({note})" if note else "")
 
-    def _candidates(self, obs: State) -> tuple[list[int], int | None]:
-        """Root actions worth searching, and an action to play at once (a win) if there is one."""
+    def _candidates(self, obs: State) -> tuple[dict[int, float], int | None]:
+        """Root actions worth searching with their progressive bias, and an action to play at once
+        (a win) if there is one."""
         scored = sorted(H.greedy_scores(obs), reverse=True)
         if scored[0][0] >= H.WIN:
-            return [scored[0][1]], scored[0][1]
-        keep = [a for _, a in scored]
-        if self.width and len(keep) > self.width:
-            keep = keep[:self.width]
-        return keep, None
+            return {scored[0][1]: 0.0}, scored[0][1]
+        if self.width and len(scored) > self.width:
+            scored = scored[:self.width]
+        best = scored[0][0]
+        # the best action's bias is ``prior``; one an evaluation step of ``scale`` worse gets about half
+        return {a: self.prior * 2.0 * _squash((v - best) / self.scale) for v, a in scored}, None
 
     def _search(self, obs: State, budget_s: float) -> tuple[int, str]:
         t0 = time.perf_counter()
@@ -136,7 +144,6 @@ class SearchBot(Bot):
         root_actions, sure = self._candidates(obs)
         if sure is not None:
             return sure, ""
-        allowed = set(root_actions)
         root = _Node()
         me = obs.actor
         rng = self.rng
@@ -145,7 +152,7 @@ class SearchBot(Bot):
         n = 0
         settled = False
         while n < self.simulations and (n < 8 or time.perf_counter() < deadline):
-            self._iterate(root, sample(rng), allowed, rng)
+            self._iterate(root, sample(rng), root_actions, rng)
             n += 1
             if n % 64 == 0 and self._settled(root, self.simulations - n):
                 settled = True
@@ -163,11 +170,12 @@ class SearchBot(Bot):
         counts = sorted((c.n for c in root.children.values()), reverse=True)
         return len(counts) > 1 and counts[0] - counts[1] > left
 
-    def _iterate(self, root: _Node, s: State, allowed: set[int], rng: random.Random) -> None:
+    def _iterate(self, root: _Node, s: State, allowed: dict[int, float], rng: random.Random) -> None:
         node = root
         path: list[tuple[_Node, int]] = []
         c = self.explore
         at_root = True
+        bias: dict[int, float] | None = None
         while not s.over:
             if s.is_chance:
                 a = s.sample_chance(rng)
@@ -182,6 +190,8 @@ class SearchBot(Bot):
             if at_root:
                 legal = [a for a in legal if a in allowed] or legal
                 at_root = False
+                if self.prior:
+                    bias = allowed
             children = node.children
             untried = []
             for a in legal:
@@ -201,27 +211,35 @@ class SearchBot(Bot):
             for b in legal:
                 ch = children[b]
                 v = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                if bias is not None:
+                    v += bias.get(b, 0.0) / (ch.n + 1)
                 if v > best_v:
                     best_v, a = v, b
             s.apply_unchecked(a)
             node = children[a]
             path.append((node, actor))
-        blue = self._playout(s, rng, self.depth)
+            bias = None
+        blue = self._playout(s, rng, self.depth, self.scale)
         for nd, actor in path:
             nd.n += 1
             nd.w += blue if actor == 0 else 1.0 - blue
 
     @staticmethod
-    def _playout(s: State, rng: random.Random, depth: int = MAX_PLAYOUT_PLIES) -> float:
+    def _playout(s: State, rng: random.Random, depth: int = MAX_PLAYOUT_PLIES, scale: float = 20.0) -> float:
         """Blue's result in [0, 1]: play on with the playout policy, and after ``depth`` plies
         judge the position with the evaluation instead of playing to the end."""
         plies = 0
         while not s.over:
             if plies >= depth and not s.is_chance:
-                return H.win_chance(s, 0)
+                return H.win_chance(s, 0, scale)
             s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
             plies += 1
         return 1.0 if s.winner == 0 else 0.0
+
+
+def _squash(x: float) -> float:
+    """The logistic function, safe for any ``x``."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, depth: int = 12) -> float:

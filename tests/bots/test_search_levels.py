@@ -1,0 +1,94 @@
+"""The search levels' parameters: expert-1 stays the first expert, move for move; the parameters
+expert gained (the root prior, the evaluation's scale) reach the search from levels.json."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toybattle.bots import _level, level, make_bot
+from toybattle.bots import heuristic as H
+from toybattle.bots.players import SearchBot
+from toybattle.rules import State, observation
+
+# expert-1's answers (action, the chosen action's win rate, simulations) in positions of seeded
+# greedy-vs-greedy games, recorded with the search code expert-1 was first released with
+EXPERT_1 = {("castle", 5, 3): (2, 0.465637713, 640), ("castle", 5, 13): (1033, 0.669859232, 576),
+            ("pool", 6, 13): (301, 0.751608272, 960), ("cemetery", 7, 13): (1, 0.475105003, 896)}
+
+
+def _greedy_positions(terrain: str, seed: int, plies: list[int]) -> dict[int, State]:
+    s = State.new(terrain, seed=seed)
+    greedy = make_bot("greedy", seed)
+    rng = random.Random(seed)
+    found, k = {}, 0
+    while not s.over and k <= max(plies):
+        if s.is_chance:
+            s.apply(s.sample_chance(rng))
+            continue
+        if k in plies:
+            found[k] = s.copy()
+        s.apply(greedy.choose(observation(s, s.actor)))
+        k += 1
+    return found
+
+
+def test_expert_1_plays_exactly_as_first_released():
+    for (terrain, seed, ply), (action, rate, sims) in EXPERT_1.items():
+        s = _greedy_positions(terrain, seed, [ply])[ply]
+        bot = make_bot("expert-1", seed=ply)
+        bot.budget_s = 1e9  # only the simulations end the search, whatever the machine's load
+        assert bot.choose(observation(s, s.actor)) == action
+        assert (round(bot.last_info["win_rate"], 9), bot.last_info["simulations"]) == (rate, sims)
+
+
+def test_search_parameters_reach_the_bot_from_the_levels_table():
+    for name in ("easy", "medium", "expert", "expert-1"):
+        lv, bot = level(name), make_bot(name, 1)
+        assert isinstance(bot, SearchBot)
+        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale) == (
+            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale)
+    assert (level("expert-1").prior, level("expert-1").scale) == (0.0, 20.0)  # the first expert had neither
+
+
+@pytest.mark.parametrize("bad", [{"prior": -1}, {"scale": 0}, {"scale": "wide"}])
+def test_a_bad_search_parameter_in_the_table_is_refused_by_name(bad):
+    row = {"name": "x", "kind": "search", "label": "X", "description": "x", "simulations": 10, **bad}
+    with pytest.raises(ValueError, match="level 'x': bad kind or numbers"):
+        _level(json.loads(json.dumps(row)))
+
+
+def test_a_strong_prior_steers_the_root_toward_the_greedy_evaluation_s_favourite():
+    checked = 0
+    for ply, s in _greedy_positions("jungle", 3, [8, 20, 26, 32]).items():
+        obs = observation(s, s.actor)
+        scored = sorted(H.greedy_scores(obs), reverse=True)
+        if len(scored) < 3 or scored[0][0] - scored[1][0] < 1.0 or scored[0][0] >= H.WIN / 2:
+            continue  # no clear favourite
+        leaning = SearchBot(ply, simulations=120, budget_s=600, prior=1e6)
+        assert leaning.choose(obs) == scored[0][1]
+        assert leaning.last_info["simulations"] > 0
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_tuning_script_checks_a_configuration_against_expert_1_on_arena_deals():
+    root = Path(__file__).resolve().parents[2]
+    small = json.dumps({"simulations": 6, "width": 5, "depth": 4, "explore": 0.7, "prior": 1.0, "scale": 15.0})
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    r = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", small, "--deals", "2",
+                        "--opponent", "easy", "--seed", "5"], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["games"] == 4 and sorted(out["per_terrain"]) == ["castle", "pool"]
+    assert out["opponent"]["simulations"] == level("easy").simulations
+    assert out["interval95"][0] <= out["score"] <= out["interval95"][1]
+    candidate, opponent = out["think_cpu_s"]
+    assert opponent["decisions"] > 0
+    assert candidate["decisions"] > 0 and candidate["median_simulations"] <= 6
+    assert "deal 2/2 pool" in r.stderr

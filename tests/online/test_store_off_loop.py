@@ -76,13 +76,17 @@ def test_a_locked_games_file_delays_only_the_online_action_and_the_game_then_lea
                     assert reply == {"type": "ok", "id": 1}
                 await _play_seat(addr, seat["game"], seat["token"])  # to the end; its socket then closes
                 for _ in range(100):
-                    status = (await http.get(f"/api/online/{seat['game']}", params={"token": seat["token"]}))
-                    if status.status_code == 404:  # the finished game left the live registry
+                    if seat["game"] not in games.sessions:  # the finished game left the live registry
                         break
                     await asyncio.sleep(0.1)
                 assert seat["game"] not in games.sessions
                 gc.collect()
                 assert session() is None, gc.get_referrers(session())
+                # its status still answers, read from the games file (and the game leaves memory again)
+                status = (await http.get(f"/api/online/{seat['game']}", params={"token": seat["token"]})).json()
+                assert status["over"] and status["result"]["reason"] in ("hq", "medals", "stuck"), status
+                await asyncio.sleep(0.1)
+                assert seat["game"] not in games.sessions
                 # the games file keeps it: the page's "Your games" opens it again, finished
                 back = await games.fetch(seat["game"])
                 assert back is not None and back.over

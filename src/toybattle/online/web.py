@@ -523,7 +523,7 @@ def routes(ctx: Any) -> list[Route]:
         return answer
 
     async def status(request: Request) -> JSONResponse:
-        s = ctx.games.sessions.get(request.path_params["game"])
+        s = await ctx.games.fetch(request.path_params["game"])  # a finished game left memory: from the file
         if not isinstance(s, OnlineSession) or s.seat_of(request.query_params.get("token", "")) is None:
             return JSONResponse({"error": "no such online game in this app (or not your key to it)"}, status_code=404)
         d = s.game.deadline

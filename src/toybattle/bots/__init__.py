@@ -9,7 +9,8 @@ The API (small and stable; the app and lessons build on it)::
     lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
     lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge  # a search level's other parameters
     FROZEN                       # levels kept unchanged for measuring: expert-1 (expert as first
-                                 # released) and sparring (a beam search over whole turns, beam.py)
+                                 # released), expert-fitted (a candidate: expert-1 with judge "fitted")
+                                 # and sparring (a beam search over whole turns, beam.py)
                                  # (the table is data: data/levels.json)
     bot = make_bot("medium", seed=None)    # UnknownLevel (a ValueError) for a bad name
     a = bot.choose(obs, budget_s=None)     # obs = toybattle.rules.observation(state, seat)

@@ -3,6 +3,7 @@ expert gained (the root prior, the evaluation's scale) reach the search from lev
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import subprocess
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from toybattle.bots import _level, level, make_bot
+from toybattle.bots import evaluate as E
 from toybattle.bots import heuristic as H
 from toybattle.bots.players import SearchBot
 from toybattle.rules import State, observation
@@ -48,11 +50,11 @@ def test_expert_1_plays_exactly_as_first_released():
 
 
 def test_search_parameters_reach_the_bot_from_the_levels_table():
-    for name in ("easy", "medium", "expert", "expert-1"):
+    for name in ("easy", "medium", "expert", "expert-1", "expert-fitted"):
         lv, bot = level(name), make_bot(name, 1)
         assert isinstance(bot, SearchBot)
-        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale) == (
-            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale)
+        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale, bot.judge) == (
+            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge)
     assert (level("expert-1").prior, level("expert-1").scale) == (0.0, 20.0)  # the first expert had neither
 
 
@@ -61,6 +63,35 @@ def test_a_bad_search_parameter_in_the_table_is_refused_by_name(bad):
     row = {"name": "x", "kind": "search", "label": "X", "description": "x", "simulations": 10, **bad}
     with pytest.raises(ValueError, match="level 'x': bad kind or numbers"):
         _level(json.loads(json.dumps(row)))
+
+
+def test_an_unknown_judge_is_refused_in_one_line():
+    row = {"name": "x", "kind": "search", "label": "X", "description": "x", "simulations": 10, "judge": "oracle"}
+    with pytest.raises(ValueError, match=r"^levels.json: level 'x': unknown judge 'oracle' \(one of: heuristic, "
+                                         r"fitted\)$"):
+        _level(row)
+    with pytest.raises(ValueError, match="unknown judge 'oracle'"):
+        SearchBot(1, judge="oracle")
+    assert level("expert-1").judge == "heuristic" and make_bot("expert-fitted", 1).judge == "fitted"
+
+
+def test_the_fitted_judge_reads_the_fitted_evaluation_for_the_searching_seat():
+    s = _greedy_positions("pool", 6, [13])[13]
+    seat = s.actor
+    sample = s.copy()
+    mine = E.score(sample, seat, E.weights().per_terrain["pool"])
+    blue = SearchBot._fitted_playout(sample.copy(), random.Random(1), 0, seat)  # depth 0: judged at once
+    p = 1 / (1 + math.exp(-mine))
+    assert blue == pytest.approx(p if seat == 0 else 1 - p)
+    assert blue != pytest.approx(H.win_chance(sample, 0))  # not the hand-written judge
+    # the search really uses it: the same seeded search judged otherwise reports another win rate
+    obs = observation(s, seat)
+    rates = []
+    for judge in ("heuristic", "fitted"):
+        bot = SearchBot(2, simulations=80, budget_s=600, width=6, judge=judge)
+        bot.choose(obs)
+        rates.append(bot.last_info["win_rate"])
+    assert rates[0] != rates[1]
 
 
 def test_a_strong_prior_steers_the_root_toward_the_greedy_evaluation_s_favourite():

@@ -15,9 +15,13 @@ import time
 from mypy_extensions import mypyc_attr
 
 from ..rules import State, determinizer
+from . import evaluate as E
 from . import heuristic as H
 
 MAX_PLAYOUT_PLIES = 300
+# what judges a playout cut off after ``depth`` plies: the hand-written evaluation squashed by ``scale``
+# (heuristic.win_chance), or the logistic evaluation fitted to game outcomes (evaluate.py, the sparring bot's)
+JUDGES = ("heuristic", "fitted")
 
 
 def time_limit(budget_s: float) -> float:
@@ -100,13 +104,19 @@ class SearchBot(Bot):
     ``prior`` > 0 the root's selection also leans toward the actions the greedy evaluation likes
     (progressive bias: ``prior`` x their squashed score / (visits + 1), fading as they are
     visited). ``scale`` squashes the evaluation that judges a playout's last position into a win
-    chance: smaller trusts it more."""
+    chance: smaller trusts it more. ``judge`` "fitted" judges it with the evaluation fitted to game
+    outcomes (evaluate.py) instead, read for the searching seat (``scale`` then unused)."""
 
     level = "search"
 
     def __init__(self, seed: int | None = None, simulations: int = 1000, budget_s: float = 1.0,
-                 width: int = 0, explore: float = 0.7, depth: int = 12, prior: float = 0.0, scale: float = 20.0):
+                 width: int = 0, explore: float = 0.7, depth: int = 12, prior: float = 0.0, scale: float = 20.0,
+                 judge: str = "heuristic"):
         super().__init__(seed)
+        if judge not in JUDGES:
+            raise ValueError(f"unknown judge {judge!r} (one of: {', '.join(JUDGES)})")
+        self.judge = judge
+        self._seat = 0  # the searching seat, set at each search: the fitted judge reads features for it
         self.depth = depth
         self.simulations = simulations
         self.budget_s = budget_s
@@ -146,6 +156,7 @@ class SearchBot(Bot):
             return sure, ""
         root = _Node()
         me = obs.actor
+        self._seat = me
         rng = self.rng
         deadline = t0 + budget_s
         sample = determinizer(obs)
@@ -219,7 +230,10 @@ class SearchBot(Bot):
             node = children[a]
             path.append((node, actor))
             bias = None
-        blue = self._playout(s, rng, self.depth, self.scale)
+        if self.judge == "fitted":
+            blue = self._fitted_playout(s, rng, self.depth, self._seat)
+        else:
+            blue = self._playout(s, rng, self.depth, self.scale)
         for nd, actor in path:
             nd.n += 1
             nd.w += blue if actor == 0 else 1.0 - blue
@@ -232,6 +246,20 @@ class SearchBot(Bot):
         while not s.over:
             if plies >= depth and not s.is_chance:
                 return H.win_chance(s, 0, scale)
+            s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
+            plies += 1
+        return 1.0 if s.winner == 0 else 0.0
+
+    @staticmethod
+    def _fitted_playout(s: State, rng: random.Random, depth: int, seat: int) -> float:
+        """Like ``_playout``, but the cut-off position is judged by the fitted evaluation, whose
+        features are read for ``seat`` (the searching seat) from the determinized state: its own rack
+        and table, and only counts of the opponent's (sampled) tiles."""
+        plies = 0
+        while not s.over:
+            if plies >= depth and not s.is_chance:
+                mine = _squash(E.score(s, seat, E.weights().per_terrain[s.b.terrain.id]))
+                return mine if seat == 0 else 1.0 - mine
             s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
             plies += 1
         return 1.0 if s.winner == 0 else 0.0

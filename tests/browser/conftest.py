@@ -86,6 +86,14 @@ def phone(browser):
 
 
 @pytest.fixture
+def french(browser):
+    """A phone whose browser asks for French (the page's language by default)."""
+    ctx, page = _page(browser, {**PHONE, "locale": "fr-FR"})
+    yield page
+    ctx.close()
+
+
+@pytest.fixture
 def small_phone(browser):
     ctx, page = _page(browser, SMALL_PHONE)
     yield page

@@ -8,7 +8,6 @@ import re
 import pytest
 from test_app_browser import ME_TURN, play_one, start_game
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 # common English words of the app's screens: none may show on a French page
 ENGLISH = re.compile(r"\b(You|Your|your|turn|places|draws|tiles?|rack|reserve|medals?|Skip|Hint|Home|Troops|covering|"
@@ -25,18 +24,6 @@ def english_on(page, selector: str = "body") -> list[str]:
       return c.textContent;
     }}).join(' ')""")
     return sorted(set(ENGLISH.findall(text)))
-
-
-@pytest.fixture
-def french(browser):
-    ctx = browser.new_context(bypass_csp=True, locale="fr-FR", **PHONE)
-    ctx.set_default_timeout(15000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    yield page
-    ctx.close()
 
 
 @pytest.mark.slow

@@ -17,7 +17,6 @@ import toybattle
 from toybattle.lessons import rulebook
 
 SRC = Path(toybattle.__file__).parent
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 SHOWN = """(() => { const names = [...document.querySelectorAll('[aria-label],[title],[placeholder]')].map(e =>
   [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')].filter(Boolean).join(' '));
   return document.body.innerText + '\\n' + names.join('\\n') + '\\n' + document.title; })()"""
@@ -61,18 +60,6 @@ def english_on(page) -> list[str]:
     """The English catalogue texts the page shows (or names for a screen reader)."""
     shown = page.evaluate(SHOWN)
     return sorted({m.group(0) for p in ENGLISH for m in [p.search(shown)] if m})
-
-
-@pytest.fixture
-def french(browser):
-    ctx = browser.new_context(bypass_csp=True, locale="fr-FR", **PHONE)
-    ctx.set_default_timeout(15000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    yield page
-    ctx.close()
 
 
 def test_the_check_knows_the_english_words():

@@ -80,7 +80,9 @@ def test_the_fitted_judge_reads_the_fitted_evaluation_for_the_searching_seat():
     seat = s.actor
     sample = s.copy()
     mine = E.score(sample, seat, E.weights().per_terrain["pool"])
-    blue = SearchBot._fitted_playout(sample.copy(), random.Random(1), 0, seat)  # depth 0: judged at once
+    bot = SearchBot(1, judge="fitted")
+    bot._seat = seat  # as a search from this seat sets it
+    blue = SearchBot._playout(sample.copy(), random.Random(1), 0, bot._cutoff)  # depth 0: judged at once
     p = 1 / (1 + math.exp(-mine))
     assert blue == pytest.approx(p if seat == 0 else 1 - p)
     assert blue != pytest.approx(H.win_chance(sample, 0))  # not the hand-written judge

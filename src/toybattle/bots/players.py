@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from mypy_extensions import mypyc_attr
 
@@ -18,7 +19,6 @@ from ..rules import State, determinizer
 from . import evaluate as E
 from . import heuristic as H
 
-MAX_PLAYOUT_PLIES = 300
 # what judges a playout cut off after ``depth`` plies: the hand-written evaluation squashed by ``scale``
 # (heuristic.win_chance), or the logistic evaluation fitted to game outcomes (evaluate.py, the sparring bot's)
 JUDGES = ("heuristic", "fitted")
@@ -230,39 +230,37 @@ class SearchBot(Bot):
             node = children[a]
             path.append((node, actor))
             bias = None
-        if self.judge == "fitted":
-            blue = self._fitted_playout(s, rng, self.depth, self._seat)
-        else:
-            blue = self._playout(s, rng, self.depth, self.scale)
+        blue = self._playout(s, rng, self.depth, self._cutoff)
         for nd, actor in path:
             nd.n += 1
             nd.w += blue if actor == 0 else 1.0 - blue
 
+    def _cutoff(self, s: State) -> float:
+        """Blue's win chance of a playout's cut-off position, by this level's judge: the hand-written
+        evaluation squashed by ``scale``, or the fitted one, whose features are read for the searching
+        seat from the determinized state (its own rack and table, only counts of the opponent's
+        sampled tiles)."""
+        if self.judge == "fitted":
+            mine = _squash(E.score(s, self._seat, E.weights().per_terrain[s.b.terrain.id]))
+            return mine if self._seat == 0 else 1.0 - mine
+        return H.win_chance(s, 0, self.scale)
+
     @staticmethod
-    def _playout(s: State, rng: random.Random, depth: int = MAX_PLAYOUT_PLIES, scale: float = 20.0) -> float:
+    def _playout(s: State, rng: random.Random, depth: int, judge: Callable[[State], float]) -> float:
         """Blue's result in [0, 1]: play on with the playout policy, and after ``depth`` plies
-        judge the position with the evaluation instead of playing to the end."""
+        let ``judge`` give blue's chance instead of playing to the end."""
         plies = 0
         while not s.over:
             if plies >= depth and not s.is_chance:
-                return H.win_chance(s, 0, scale)
+                return judge(s)
             s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
             plies += 1
         return 1.0 if s.winner == 0 else 0.0
 
-    @staticmethod
-    def _fitted_playout(s: State, rng: random.Random, depth: int, seat: int) -> float:
-        """Like ``_playout``, but the cut-off position is judged by the fitted evaluation, whose
-        features are read for ``seat`` (the searching seat) from the determinized state: its own rack
-        and table, and only counts of the opponent's (sampled) tiles."""
-        plies = 0
-        while not s.over:
-            if plies >= depth and not s.is_chance:
-                mine = _squash(E.score(s, seat, E.weights().per_terrain[s.b.terrain.id]))
-                return mine if seat == 0 else 1.0 - mine
-            s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
-            plies += 1
-        return 1.0 if s.winner == 0 else 0.0
+
+def _heuristic(s: State) -> float:
+    """Blue's chance by the hand-written evaluation, at its usual scale."""
+    return H.win_chance(s, 0)
 
 
 def _squash(x: float) -> float:
@@ -277,7 +275,7 @@ def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, dept
     n = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        SearchBot._playout(sample(rng), rng, depth)
+        SearchBot._playout(sample(rng), rng, depth, _heuristic)
         n += 1
     return n / (time.perf_counter() - t0)
 

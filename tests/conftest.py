@@ -5,8 +5,9 @@ One instance per test module, shared by every area's browser tests: Playwright's
 start while another instance is alive, and while alive it keeps an event loop running in the main
 thread (so later tests calling asyncio.run would fail); per-module scope stops it after each file.
 
-``slow``: derived, not written by hand on each test: a test that drives the browser or goes through the
-local magic-wormhole mailbox is marked slow, so `-m "not slow"` (the fast lane) leaves it out.
+``slow``: derived, not written by hand on each test: a test that drives the browser, goes through the
+local magic-wormhole mailbox or starts a local Dask cluster is marked slow, so `-m "not slow"` (the fast
+lane) leaves it out.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import pytest
 CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-SLOW_FIXTURES = {"browser", "mailbox"}
+SLOW_FIXTURES = {"browser", "mailbox", "cluster"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,5 +1,8 @@
 """Fixtures and markers shared by every area's tests.
 
+``site_dir``: the static site built by ``toybattle site``, once per session (per xdist worker), for the
+tests that serve it and only read it (the site's and the online site's tests).
+
 ``browser``: Debian's chromium, headless, driven by Playwright from PyPI (never a downloaded browser).
 One instance per test module, shared by every area's browser tests: Playwright's sync API cannot
 start while another instance is alive, and while alive it keeps an event loop running in the main
@@ -12,6 +15,8 @@ lane) leaves it out.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,3 +44,13 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "www"
+    done = subprocess.run([sys.executable, "-m", "toybattle", "site", str(out)], capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert (out / "sw.js").is_file() and (out / "static/site/pyodide/pyodide.asm.wasm").is_file()
+    return out

@@ -33,6 +33,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    # Modules holding a slow test run first, each kept whole (its module fixtures are set up once): with
+    # pytest-xdist handing out one file at a time, the long ones (a fresh clone's setup, the compiled build's
+    # fingerprint, the browser games) then overlap with each other and the quick files fill in at the end,
+    # instead of one worker finishing a long file alone.
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,7 @@ import json
 import os
 from pathlib import Path
 
-import distributed
 import pytest
-from distributed import LocalCluster
 
 import toybattle
 from toybattle.bots.arena import MatchSpec, run_match
@@ -19,6 +17,9 @@ SRC = str(Path(toybattle.__file__).resolve().parent.parent)
 
 @pytest.fixture(scope="module")
 def cluster():
+    # Dask takes seconds to import: only the tests that use it pay, not every run that collects this file
+    from distributed import LocalCluster
+
     # the workers are new processes: they must import the toybattle under test
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SRC, old]))
@@ -65,6 +66,8 @@ def test_the_arena_command_with_cluster(cluster, capsys):
 
 
 def test_an_unreachable_cluster_is_one_clear_line(capsys, monkeypatch):
+    import distributed
+
     # nothing listens there, so the client retries until its timeout runs out: half a second instead of the
     # arena's ten reaches the same refusal without the wait
     client = distributed.Client

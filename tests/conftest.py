@@ -27,18 +27,26 @@ CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 SLOW_FIXTURES = {"browser", "mailbox", "cluster"}
+TESTS = Path(__file__).resolve().parent
+# the files that took minutes each on a loaded 2-core machine (a fresh clone's setup with the compiled build,
+# the 1,000-message fuzz of the real transport, six games on the static site's Pyodide), longest first
+LONGEST_FIRST = ("test_fresh_machine.py", "online/test_attacks.py", "site/test_site.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-    # Modules holding a slow test run first, each kept whole (its module fixtures are set up once): with
-    # pytest-xdist handing out one file at a time, the long ones (a fresh clone's setup, the compiled build's
-    # fingerprint, the browser games) then overlap with each other and the quick files fill in at the end,
-    # instead of one worker finishing a long file alone.
+    # Order for pytest-xdist, which hands out one whole file at a time (its module fixtures are set up once):
+    # the files that take minutes first, then the other files holding a slow test, then the quick ones. The
+    # long ones then overlap each other and the quick files fill in at the end, instead of one worker
+    # finishing a long file alone while the other waits.
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)
+
+    def rank(item: pytest.Item) -> tuple[int, bool]:
+        name = item.path.relative_to(TESTS).as_posix() if item.path.is_relative_to(TESTS) else ""
+        return (LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST), item.path not in slow)
+    items.sort(key=rank)
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,17 @@
-"""Helpers for the app's protocol tests: seats on the websocket, games played through it."""
+"""Helpers for the app's tests: seats on the websocket, games played through it, and whole random games
+played on the rules alone with what each seat was shown."""
 from __future__ import annotations
 
+import functools
 import json
 import random
+from dataclasses import dataclass
+from typing import Any
 
 from starlette.testclient import TestClient
+
+from toybattle.app.view import log_lines, seat_view
+from toybattle.rules import State, observation
 
 # the app answers only to its own address (the test client's default, "testserver", is refused)
 LOCAL = "http://127.0.0.1"
@@ -79,3 +86,31 @@ def play_hotseat(client: TestClient, game: dict, rng: random.Random, max_actions
         assert reply["type"] == "ok", reply
         other.until("view")
     return seats["blue"], seats["red"]
+
+
+@dataclass(frozen=True)
+class WholeGame:
+    """A whole random game: its final state, each seat's log, and the views each seat was shown
+    after every action (with its whole log so far)."""
+    final: State
+    logs: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+    views: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+
+
+@functools.cache
+def whole_game(terrain: str, seed: int) -> WholeGame:
+    """Random legal actions from a seeded deal (the same game every run), played once per test process and
+    shared by the tests that read it (narration, catalogues): they must not change what it holds."""
+    rng = random.Random(seed)
+    s = State.new(terrain, seed=seed)
+    logs: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    views: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    while not s.over:
+        a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
+        before = [observation(s, 0), observation(s, 1)]
+        s.apply(a)
+        for v in (0, 1):
+            after = observation(s, v)
+            logs[v].extend(log_lines(before[v], a, after, v))
+            views[v].append(seat_view(after, v, log=logs[v]))
+    return WholeGame(s, logs, views)

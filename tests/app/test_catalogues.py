@@ -3,16 +3,15 @@ the server's (app/data/*.json). Both languages hold the same keys, and every key
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 
 import pytest
+from app_harness import whole_game
 
 from toybattle.app import words
-from toybattle.app.view import log_lines, seat_view
 from toybattle.lessons import rulebook
-from toybattle.rules import TERRAIN_IDS, State, observation
+from toybattle.rules import TERRAIN_IDS
 
 WEB = Path(words.__file__).resolve().parents[1] / "web"
 JS = sorted((WEB / "js").glob("*.js"))
@@ -84,21 +83,13 @@ def test_every_text_of_whole_games_is_said_in_french():
     used: set[str] = set()
     untranslated = set()
     for g, terrain in enumerate(TERRAIN_IDS):
-        rng = random.Random(g)
-        s = State.new(terrain, seed=g)  # seeded: the same games every run
-        logs: list[list[dict]] = [[], []]
-        while not s.over:
-            a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
-            before = [observation(s, 0), observation(s, 1)]
-            s.apply(a)
-            for v in (0, 1):
-                logs[v] += log_lines(before[v], a, observation(s, v), v)
-            if s.ply % 3 == 0 or s.over:
-                for v in (0, 1):
-                    for text in _texts(seat_view(observation(s, v), v, log=logs[v][-12:])):
-                        if words.translate(text, "fr") == text:
-                            untranslated.add(text)
-                        used.add(text)
+        game = whole_game(terrain, g)
+        for v in (0, 1):  # every view but its log, and the log once: a line never changes once written
+            shown = [{**view, "log": []} for view in game.views[v]] + [{"log": game.logs[v]}]
+            for text in _texts(shown):
+                if words.translate(text, "fr") == text:
+                    untranslated.add(text)
+                used.add(text)
     assert not untranslated, sorted(untranslated)[:10]
     assert len(used) > 300
 

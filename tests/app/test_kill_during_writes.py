@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from test_restart import Seat, post, start_server
+from test_restart import Seat, end_server, post, start_server
 
 from toybattle.rules import parse_record
 from toybattle.store import Store
@@ -54,8 +54,7 @@ def test_kill_9_while_many_games_write_loses_no_acknowledged_action(tmp_path):
         for t in threads:
             t.join(20)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        end_server(proc)
     assert sum(map(len, acked.values())) >= 60
     st = Store(db)
     try:

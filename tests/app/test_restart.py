@@ -1,6 +1,7 @@
 """The server process is killed mid-game and started again: every game resumes, no action lost."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -21,7 +22,8 @@ def start_server(db, bot_delay: str = "0") -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "toybattle", "serve", "--port", "0", "--no-browser", "--db", str(db),
          "--bot-delay", bot_delay],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True)  # a process group of its own, which end_server() clears away
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
@@ -30,8 +32,16 @@ def start_server(db, bot_delay: str = "0") -> tuple[subprocess.Popen, str]:
             return proc, m.group(1)
         if proc.poll() is not None:
             break
-    proc.kill()
+    end_server(proc)
     raise RuntimeError("the server did not start")
+
+
+def end_server(proc: subprocess.Popen) -> None:
+    """Kills what is left of a server started by start_server: itself, and the processes of its bots' pool,
+    which outlive a server killed with SIGKILL (they would go on after the tests, one pair per kill)."""
+    with contextlib.suppress(ProcessLookupError):  # else the server and all it started are gone already
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
 
 
 def post(url: str, body: dict) -> dict:
@@ -88,8 +98,7 @@ def test_kill_and_restart_resumes_every_game(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        end_server(proc)
     proc, base = start_server(db)
     try:
         blue = Seat(base, hot["game"], hot["tokens"]["blue"])
@@ -106,6 +115,7 @@ def test_kill_and_restart_resumes_every_game(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+        end_server(proc)
     from toybattle.store import Store
     st = Store(db)
     kept = [a for a in parse_record(st.get(hot["game"]).record).actions if not a.startswith("pick:")]

@@ -2,27 +2,18 @@
 all written from one seat's own observations and log (toybattle.app.view)."""
 from __future__ import annotations
 
-import random
+from app_harness import whole_game
 
-from toybattle.app.view import log_lines, result_text, seat_view
-from toybattle.rules import State, observation
+from toybattle.app.view import result_text
+from toybattle.rules import State
 
 
 def _games(n: int):
-    """Random whole games on Castle Field: (final state, each seat's log, the views blue saw)."""
+    """Random whole games on Castle Field (some end on an H.Q.): final state, each seat's log, the views
+    blue saw."""
     for g in range(n):
-        rng = random.Random(g)
-        s = State.new("castle", seed=g)  # seeded: the same games every run (some end on an H.Q.)
-        logs: list[list[dict]] = [[], []]
-        views = []
-        while not s.over:
-            a = s.sample_chance(rng) if s.is_chance else rng.choice(s.legal_actions())
-            before = [observation(s, 0), observation(s, 1)]
-            s.apply(a)
-            for v in (0, 1):
-                logs[v] += log_lines(before[v], a, observation(s, v), v)
-            views.append(seat_view(observation(s, 0), 0, log=logs[0]))
-        yield s, logs, views
+        game = whole_game("castle", g)
+        yield game.final, game.logs, game.views[0]
 
 
 def test_the_other_sides_turn_is_narrated_and_marked():

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from test_restart import post, start_server
+from test_restart import end_server, post, start_server
 
 
 def test_second_server_on_the_same_file_refuses(tmp_path):
@@ -29,17 +29,23 @@ def test_second_server_on_the_same_file_refuses(tmp_path):
     finally:
         first.terminate()
         first.wait(timeout=20)
+        end_server(first)
     # once the holder is gone, the file opens again (a stale lock file keeps nobody out)
     again, _ = start_server(db)
     again.terminate()
     again.wait(timeout=20)
+    end_server(again)
 
 
 def test_lock_is_dropped_when_the_holder_is_killed(tmp_path):
     db = tmp_path / "games.sqlite3"
     first, _ = start_server(db)
-    first.kill()
-    first.wait(timeout=20)
-    again, _ = start_server(db)
-    again.terminate()
-    again.wait(timeout=20)
+    try:
+        first.kill()  # the server alone, as a crash would: its bots' processes are cleared away after the check
+        first.wait(timeout=20)
+        again, _ = start_server(db)
+        again.terminate()
+        again.wait(timeout=20)
+        end_server(again)
+    finally:
+        end_server(first)

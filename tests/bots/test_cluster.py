@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-from distributed import LocalCluster
 
 import toybattle
 from toybattle.bots.arena import MatchSpec, run_match
@@ -18,6 +17,9 @@ SRC = str(Path(toybattle.__file__).resolve().parent.parent)
 
 @pytest.fixture(scope="module")
 def cluster():
+    # Dask takes seconds to import: only the tests that use it pay, not every run that collects this file
+    from distributed import LocalCluster
+
     # the workers are new processes: they must import the toybattle under test
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SRC, old]))
@@ -63,7 +65,13 @@ def test_the_arena_command_with_cluster(cluster, capsys):
     assert spread["per_deal"] == local["per_deal"] and spread["forfeits"] == []
 
 
-def test_an_unreachable_cluster_is_one_clear_line(capsys):
+def test_an_unreachable_cluster_is_one_clear_line(capsys, monkeypatch):
+    import distributed
+
+    # nothing listens there, so the client retries until its timeout runs out: half a second instead of the
+    # arena's ten reaches the same refusal without the wait
+    client = distributed.Client
+    monkeypatch.setattr(distributed, "Client", lambda address, timeout: client(address, timeout=min(timeout, 0.5)))
     assert main(["arena", "greedy", "random", "--games", "2", "--cluster", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach the cluster at tcp://127.0.0.1:9" in err and "Traceback" not in err

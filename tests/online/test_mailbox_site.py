@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import sys
 from pathlib import Path
 
@@ -33,12 +32,8 @@ RECORD_WORKER = """(() => { const Native = window.Worker; window.__fromWorker = 
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "www"
-    done = subprocess.run([sys.executable, "-m", "toybattle", "site", str(out)], capture_output=True, text=True,
-                          timeout=900)
-    assert done.returncode == 0, done.stderr
-    with serving(out) as url:
+def site(site_dir):
+    with serving(site_dir) as url:
         yield url
 
 

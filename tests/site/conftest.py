@@ -1,13 +1,13 @@
 """The static site, built into a temporary directory and served by a plain static file server.
 
-``site``: the base URL of a site built by ``toybattle site`` and served by ``python -m http.server``
-(both started through sys.executable). ``recorded``: a 360x640 browser context that records every
-request, so a test can assert that nothing left localhost.
+``site``: the base URL of the site built once per session by ``toybattle site`` (``site_dir``, in
+tests/conftest.py) and served by ``python -m http.server`` (both started through sys.executable).
+``recorded``: a 360x640 browser context that records every request, so a test can assert that nothing
+left localhost.
 """
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,16 +19,6 @@ from site_harness import Recorded, serving
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: builds the static site and plays it in a browser")
-
-
-@pytest.fixture(scope="module")
-def site_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "www"
-    done = subprocess.run([sys.executable, "-m", "toybattle", "site", str(out)], capture_output=True, text=True,
-                          timeout=900)
-    assert done.returncode == 0, done.stderr
-    assert (out / "sw.js").is_file() and (out / "static/site/pyodide/pyodide.asm.wasm").is_file()
-    return out
 
 
 @pytest.fixture(scope="module")

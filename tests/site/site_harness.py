@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -16,21 +16,18 @@ CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
 BOOT = 90_000  # ms: Pyodide's first start in a headless browser on a busy 2-core machine
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def serving(directory: Path, probe: str = "/sw.js") -> Iterator[str]:
-    """``python -m http.server`` over ``directory`` on a free local port, once it answers ``probe``; yields
-    its base URL."""
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                               "--directory", str(directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
+    """``python -m http.server`` over ``directory`` on a port the system picks (port 0: none is guessed, which
+    a parallel test process could take first), once it answers ``probe``; yields its base URL."""
+    server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                               "--directory", str(directory)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
     try:
+        said = server.stdout.readline()  # "Serving HTTP on 127.0.0.1 port N (http://127.0.0.1:N/) ..."
+        found = re.search(r" port (\d+) ", said)
+        assert found, f"the static file server did not start: {said!r}"
+        url = f"http://127.0.0.1:{found.group(1)}"
         for _ in range(100):
             try:
                 urllib.request.urlopen(url + probe, timeout=1).close()

@@ -7,7 +7,7 @@ The API (small and stable; the app and lessons build on it)::
                                  # random, greedy, easy, medium, expert
     lv.label, lv.description     # for a menu ("Medium", "Searches about three hundred ...")
     lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
-    lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge  # a search level's other parameters
+    lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge, lv.root  # a search level's other parameters
     FROZEN                       # levels kept unchanged for measuring: expert-1 (expert as first
                                  # released), expert-fitted (a candidate: expert-1 with judge "fitted")
                                  # and sparring (a beam search over whole turns, beam.py)

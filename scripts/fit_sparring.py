@@ -15,6 +15,11 @@ penalty) on the features of toybattle.bots.evaluate: one shared weight per featu
 terrain (penalised more, so that a terrain departs from the shared weights only where its games show it).
 A fifth of the games (every fifth) is held out to report how well the weights predict; the weights
 written are then fitted on all games.
+
+``--plus`` fits the longer feature list (evaluate.FEATURES_PLUS: the medal counts uncapped, and whether a
+seat is one medal short) and writes src/toybattle/bots/data/expert.json, the expert's judge, instead:
+    python scripts/fit_sparring.py --seed 1 --games 600 --rounds 3 --plus
+(its rounds' sparring bots play with the weights being fitted; the sparring bot's own file is untouched).
 """
 from __future__ import annotations
 
@@ -41,7 +46,7 @@ from toybattle.rules.terrain import TERRAIN_IDS
 EPSILON = 0.08
 C = 0.5  # inverse strength of the L2 penalty on the standardised features
 GAMMA = 0.4  # scale of the per-terrain columns: smaller penalises a terrain's correction more
-OUT = Path(__file__).resolve().parent.parent / "src" / "toybattle" / "bots" / "data" / E.DATA_FILE
+DATA = Path(__file__).resolve().parent.parent / "src" / "toybattle" / "bots" / "data"
 
 
 def _bot(name: str, seed: int, weights: E.Weights | None) -> Bot:
@@ -50,7 +55,8 @@ def _bot(name: str, seed: int, weights: E.Weights | None) -> Bot:
     return make_bot(name, seed)
 
 
-def play(pair: tuple[str, str], k: int, seed: int, weights: E.Weights | None) -> list[tuple[int, list[float], int]]:
+def play(pair: tuple[str, str], k: int, seed: int, weights: E.Weights | None,
+         plus: bool = False) -> list[tuple[int, list[float], int]]:
     """One game; (terrain index, features, 1 if that seat won) each time a turn passed."""
     terrain, first_game = TERRAIN_IDS[k % len(TERRAIN_IDS)], (k // len(TERRAIN_IDS)) % 2 == 1
     rng = random.Random(seed)
@@ -59,6 +65,7 @@ def play(pair: tuple[str, str], k: int, seed: int, weights: E.Weights | None) ->
     if k % 2:
         bots.reverse()
     rows: list[tuple[int, list[float], int]] = []
+    features = E.features_plus if plus else E.features
     while True:
         s.resolve_chance(rng)
         if s.over:
@@ -68,15 +75,18 @@ def play(pair: tuple[str, str], k: int, seed: int, weights: E.Weights | None) ->
         a = rng.choice(obs.legal_actions()) if s.decision == TURN and rng.random() < EPSILON else bots[seat].choose(obs)
         s.apply(a)
         if not s.over and s.turn != seat:
-            rows.append((k % len(TERRAIN_IDS), E.features(observation(s, seat), seat), seat))
+            rows.append((k % len(TERRAIN_IDS), features(observation(s, seat), seat), seat))
     return [(t, x, int(s.winner == seat)) for t, x, seat in rows]
 
 
-def design(terrains: np.ndarray, x: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
-    """Standardised features (the bias stays 1), then the same once more for each terrain's own columns."""
+def design(terrains: np.ndarray, x: np.ndarray, mu: np.ndarray, sd: np.ndarray,
+           shared_only: np.ndarray | None = None) -> np.ndarray:
+    """Standardised features (the bias stays 1), then the same once more for each terrain's own columns
+    (zero for the features in ``shared_only``, a 0/1 mask: those get no per-terrain correction)."""
     z = x.copy()
     z[:, 1:] = (x[:, 1:] - mu[1:]) / sd[1:]
-    cols = [z] + [GAMMA * z * (terrains == t)[:, None] for t in range(len(TERRAIN_IDS))]
+    zt = z if shared_only is None else z * (1 - shared_only)
+    cols = [z] + [GAMMA * zt * (terrains == t)[:, None] for t in range(len(TERRAIN_IDS))]
     return np.hstack(cols)
 
 
@@ -88,23 +98,25 @@ def unstandardise(c: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> list[float]:
     return [round(float(v), 5) for v in w]
 
 
-def fit(terrains: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
+def fit(terrains: np.ndarray, x: np.ndarray, y: np.ndarray,
+        shared_only: np.ndarray | None = None) -> tuple[LogisticRegression, np.ndarray, np.ndarray]:
     mu, sd = x.mean(axis=0), x.std(axis=0)
     sd[sd == 0] = 1.0
     model = LogisticRegression(C=C, fit_intercept=False, max_iter=5000)
-    model.fit(design(terrains, x, mu, sd), y)
+    model.fit(design(terrains, x, mu, sd, shared_only), y)
     return model, mu, sd
 
 
-def to_weights(model: LogisticRegression, mu: np.ndarray, sd: np.ndarray) -> dict[str, object]:
-    f = E.N_FEATURES
+def to_weights(model: LogisticRegression, mu: np.ndarray, sd: np.ndarray,
+               names: tuple[str, ...]) -> dict[str, object]:
+    f = len(names)
     coef = model.coef_[0]
     shared = unstandardise(coef[:f], mu, sd)
     per = {}
     for t, tid in enumerate(TERRAIN_IDS):
         c = GAMMA * coef[f * (t + 1):f * (t + 2)]
         per[tid] = unstandardise(c, mu, sd)
-    return {"features": list(E.FEATURES), "shared": shared, "terrain": per}
+    return {"features": list(names), "shared": shared, "terrain": per}
 
 
 def main() -> int:
@@ -112,8 +124,17 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--games", type=int, default=600, help="games per pairing per round (default 300)")
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument("--plus", action="store_true", help="fit FEATURES_PLUS into data/expert.json (the expert's judge)")
+    p.add_argument("--shared", action="append", default=[], metavar="FEATURE",
+                   help="give this feature one weight on every terrain (no per-terrain correction); repeatable")
+    p.add_argument("--out", type=Path, help="the file to write (default: data/sparring.json, or expert.json)")
     args = p.parse_args()
+    names = E.FEATURES_PLUS if args.plus else E.FEATURES
+    unknown = [f for f in args.shared if f not in names]
+    if unknown:
+        p.error(f"--shared: unknown feature {unknown[0]!r} (one of: {', '.join(names)})")
+    shared_only = np.array([float(f in args.shared) for f in names]) if args.shared else None
+    out_path = args.out or DATA / (E.EXPERT_FILE if args.plus else E.DATA_FILE)
     data: list[tuple[int, int, list[float], int]] = []  # (game, terrain, features, won)
     weights: E.Weights | None = None
     game = 0
@@ -123,7 +144,7 @@ def main() -> int:
             t0 = time.perf_counter()
             for k in range(args.games):
                 seed = args.seed * 1_000_003 + game
-                data += [(game, t, x, won) for t, x, won in play(pair, k, seed, weights)]
+                data += [(game, t, x, won) for t, x, won in play(pair, k, seed, weights, args.plus)]
                 game += 1
             print(f"round {r + 1}: {args.games} games {pair[0]} vs {pair[1]} in {time.perf_counter() - t0:.0f} s; "
                   f"{len(data)} positions so far", file=sys.stderr)
@@ -132,23 +153,26 @@ def main() -> int:
         x = np.array([d[2] for d in data], dtype=float)
         y = np.array([d[3] for d in data])
         held = games % 5 == 4
-        model, mu, sd = fit(terrains[~held], x[~held], y[~held])
-        prob = model.predict_proba(design(terrains[held], x[held], mu, sd))[:, 1]
+        model, mu, sd = fit(terrains[~held], x[~held], y[~held], shared_only)
+        prob = model.predict_proba(design(terrains[held], x[held], mu, sd, shared_only))[:, 1]
         quality = {"held_out_positions": int(held.sum()), "held_out_log_loss": round(float(log_loss(y[held], prob)), 4),
                    "held_out_accuracy": round(float(accuracy_score(y[held], prob > 0.5)), 4)}
         print(f"round {r + 1}: held out {quality}", file=sys.stderr)
-        model, mu, sd = fit(terrains, x, y)
-        out = to_weights(model, mu, sd)
+        model, mu, sd = fit(terrains, x, y, shared_only)
+        out = to_weights(model, mu, sd, names)
         weights = E.parse_weights(out)
-    about = ("Weights of the sparring bot's evaluation (toybattle.bots.evaluate): the log-odds that the seat that "
+    whose = "the expert's judge" if args.plus else "the sparring bot's evaluation"
+    about = (f"Weights of {whose} (toybattle.bots.evaluate): the log-odds that the seat that "
              "has just played wins. 'shared' holds one weight per feature, in the order of 'features'; 'terrain' "
              "the correction each terrain adds to them. Written by scripts/fit_sparring.py (see 'fitted').")
-    command = f"python scripts/fit_sparring.py --seed {args.seed} --games {args.games} --rounds {args.rounds}"
+    command = (f"python scripts/fit_sparring.py --seed {args.seed} --games {args.games} --rounds {args.rounds}"
+               + (" --plus" if args.plus else "") + "".join(f" --shared {f}" for f in args.shared))
     fitted = {"command": command,
               "games": game, "positions": len(data), "epsilon": EPSILON, "C": C, "gamma": GAMMA,
+              **({"shared_only": list(args.shared)} if args.shared else {}),
               "scikit_learn": sklearn.__version__, **quality}
-    args.out.write_text(json.dumps({"about": about, **out, "fitted": fitted}, indent=1) + "\n", "utf-8")
-    print(f"wrote {args.out}", file=sys.stderr)
+    out_path.write_text(json.dumps({"about": about, **out, "fitted": fitted}, indent=1) + "\n", "utf-8")
+    print(f"wrote {out_path}", file=sys.stderr)
     return 0
 
 

@@ -23,9 +23,10 @@ import math
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from toybattle.bots import level
+from toybattle.bots import level, make_bot
 from toybattle.bots.arena import play_deal
 from toybattle.bots.players import Bot, SearchBot
 from toybattle.rules import State
@@ -40,11 +41,21 @@ def search_bot(params: dict[str, Any], name: str) -> SearchBot:
     return bot
 
 
-class Timed(Bot):
-    """A search bot whose every decision's processor time is kept: on a shared machine that is
-    what the decision would take on an idle core (the wall clock counts the other jobs too)."""
+def uncapped(name: str) -> Bot:
+    """Level ``name`` with its time cap out of reach: a search level as its parameters, any other
+    level (the sparring bot) as ``make_bot`` builds it."""
+    if level(name).kind == "search":
+        return search_bot(level_params(name), name)
+    bot = make_bot(name)
+    bot.budget_s = UNCAPPED_S
+    return bot
 
-    def __init__(self, inner: SearchBot):
+
+class Timed(Bot):
+    """A bot whose every decision's processor time is kept: on a shared machine that is what the
+    decision would take on an idle core (the wall clock counts the other jobs too)."""
+
+    def __init__(self, inner: Bot):
         super().__init__(None)
         self.inner = inner
         self.level = inner.level
@@ -56,7 +67,7 @@ class Timed(Bot):
         t0 = time.process_time()
         a = self.inner.choose(obs, budget_s)
         self.cpu_s.append(time.process_time() - t0)
-        self.simulations.append(self.inner.last_info.get("simulations", 0.0))
+        self.simulations.append(self.inner.last_info.get("simulations", self.inner.last_info.get("positions", 0.0)))
         self.last_info = self.inner.last_info
         return a
 
@@ -67,7 +78,7 @@ class Timed(Bot):
 def level_params(name: str) -> dict[str, Any]:
     lv = level(name)
     return {"simulations": lv.simulations, "width": lv.width, "depth": lv.depth, "explore": lv.explore,
-            "prior": lv.prior, "scale": lv.scale, "judge": lv.judge}
+            "prior": lv.prior, "scale": lv.scale, "judge": lv.judge, "root": lv.root}
 
 
 def match(params: dict[str, Any], opponent: dict[str, Any], deals: int, seed: int,
@@ -80,24 +91,36 @@ def match(params: dict[str, Any], opponent: dict[str, Any], deals: int, seed: in
     return sum(scores) / len(scores), scores
 
 
-def check(spec: str, opponent: dict[str, Any], deals: int, seed: int) -> dict[str, Any]:
-    """One configuration against the opponent, deal by deal on standard error, then its score."""
+def check(spec: str, opponent: str, deals: int, seed: int, terrain: str = "all", first_game: bool = False,
+          first: int = 0, records: Path | None = None) -> dict[str, Any]:
+    """One configuration against the opponent level, deal by deal on standard error, then its score.
+    Deals ``first`` .. ``first + deals - 1`` of the seed (so that runs can share one seed's deals), on
+    ``terrain`` or every terrain in turn; ``records`` keeps every game as a .tbr record."""
     params = level_params(spec) if not spec.lstrip().startswith("{") else json.loads(spec)
-    bots = (Timed(search_bot(params, "candidate")), Timed(search_bot(opponent, "opponent")))
+    bots = (Timed(search_bot(params, "candidate")), Timed(uncapped(opponent)))
     scores: list[float] = []
     by_terrain: dict[str, list[float]] = {}
-    for k in range(deals):
-        terrain = TERRAIN_IDS[k % len(TERRAIN_IDS)]
-        d = play_deal(bots, k, terrain, False, seed)
+    ends: dict[str, int] = {}
+    for k in range(first, first + deals):
+        where = TERRAIN_IDS[k % len(TERRAIN_IDS)] if terrain == "all" else terrain
+        d = play_deal(bots, k, where, first_game, seed)
         scores.append(d.score)
-        by_terrain.setdefault(terrain, []).append(d.score)
-        print(f"deal {k + 1}/{deals} {terrain}: {d.score} (running {sum(scores) / len(scores):.3f})",
+        by_terrain.setdefault(where, []).append(d.score)
+        for g in d.games:
+            key = f"{'candidate' if g.a_won else 'opponent'} {g.reason}"
+            ends[key] = ends.get(key, 0) + 1
+        if records is not None:
+            records.mkdir(parents=True, exist_ok=True)
+            for a_seat, text in enumerate(d.records):
+                (records / f"deal{k:05d}-{where}-cand{'blue' if a_seat == 0 else 'red'}.tbr").write_text(text, "utf-8")
+        print(f"deal {k + 1 - first}/{deals} {where}: {d.score} (running {sum(scores) / len(scores):.3f})",
               file=sys.stderr, flush=True)
     mean, half = interval(scores)
-    return {"candidate": params, "opponent": opponent, "seed": seed, "deals": deals, "games": 2 * deals,
-            "score": mean, "interval95": [mean - half, mean + half], "elo": elo(mean),
+    return {"candidate": params, "opponent": opponent, "seed": seed, "first": first, "deals": deals,
+            "mode": "first-game" if first_game else "standard", "games": 2 * deals,
+            "score": mean, "interval95": [mean - half, mean + half], "elo": elo(mean), "ends": ends,
             "per_terrain": {t: {"games": 2 * len(v), "score": sum(v) / len(v)} for t, v in by_terrain.items()},
-            "think_cpu_s": [think(b) for b in bots]}
+            "deal_scores": scores, "think_cpu_s": [think(b) for b in bots]}
 
 
 def think(bot: Timed) -> dict[str, float]:
@@ -122,14 +145,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trials", type=int, default=12)
     p.add_argument("--deals", type=int, default=9, help="deals per trial (two games each; default 9, one per terrain)")
     p.add_argument("--seed", type=int, default=1, help="seeds the sampler and the deals")
-    p.add_argument("--opponent", default="expert-1")
+    p.add_argument("--opponent", default="expert-1", help="a level (--check: any level, e.g. sparring)")
+    p.add_argument("--terrain", default="all", help="--check: a terrain id, or all (in turn, deal by deal)")
+    p.add_argument("--mode", choices=("standard", "first-game"), default="standard", help="--check only")
+    p.add_argument("--first", type=int, default=0, help="--check: the first deal's index (to split a seed's deals)")
+    p.add_argument("--records", type=Path, help="--check: write every game as a .tbr record into this folder")
     p.add_argument("--out", help="append every trial as a JSON line to this file")
     p.add_argument("--check", metavar="LEVEL_OR_JSON", help="play this configuration instead of tuning")
     args = p.parse_args(argv)
-    opponent = level_params(args.opponent)
+    if args.terrain != "all" and args.terrain not in TERRAIN_IDS:
+        p.error(f"unknown terrain {args.terrain!r} (one of: all, {', '.join(TERRAIN_IDS)})")
     if args.check:
-        print(json.dumps(check(args.check, opponent, args.deals, args.seed)))
+        print(json.dumps(check(args.check, args.opponent, args.deals, args.seed, args.terrain,
+                               args.mode == "first-game", args.first, args.records)))
         return 0
+    opponent = level_params(args.opponent)
     import optuna  # the optional `tune` extra
 
     def objective(trial: optuna.Trial) -> float:

@@ -52,7 +52,9 @@ def _bots(seed: int) -> list[Bot]:
     return [make_bot("random", seed), make_bot("greedy", seed),
             SearchBot(seed, simulations=60, budget_s=600, width=8), SearchBot(seed, simulations=40, budget_s=600),
             SearchBot(seed, simulations=50, budget_s=600, width=12, prior=1.0, scale=14.0),
-            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="fitted")]
+            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="fitted"),
+            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert"),
+            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert", root="turn")]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -141,8 +143,9 @@ def test_search_bots_answer_legal_actions_with_tiny_budgets():
         assert bot.choose(obs) in s.legal_actions()
 
 
-def test_a_fitted_judge_search_answers_legal_actions_everywhere():
-    bot = SearchBot(4, simulations=6, budget_s=600, width=4, depth=2, judge="fitted")
+@pytest.mark.parametrize("judge", ["fitted", "expert"])
+def test_a_fitted_judge_search_answers_legal_actions_everywhere(judge):
+    bot = SearchBot(4, simulations=6, budget_s=600, width=4, depth=2, judge=judge)
     for n, s in enumerate(_positions(2000, seed=13)):
         if n % 10:
             continue

@@ -17,6 +17,7 @@ from toybattle.bots import evaluate as E
 from toybattle.bots import heuristic as H
 from toybattle.bots.players import SearchBot
 from toybattle.rules import State, observation
+from toybattle.rules.state import RECALL, TURN
 
 # expert-1's answers (action, the chosen action's win rate, simulations) in positions of seeded
 # greedy-vs-greedy games, recorded with the search code expert-1 was first released with
@@ -53,8 +54,8 @@ def test_search_parameters_reach_the_bot_from_the_levels_table():
     for name in ("easy", "medium", "expert", "expert-1", "expert-fitted"):
         lv, bot = level(name), make_bot(name, 1)
         assert isinstance(bot, SearchBot)
-        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale, bot.judge) == (
-            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge)
+        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale, bot.judge, bot.root) == (
+            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge, lv.root)
     assert (level("expert-1").prior, level("expert-1").scale) == (0.0, 20.0)  # the first expert had neither
 
 
@@ -68,7 +69,7 @@ def test_a_bad_search_parameter_in_the_table_is_refused_by_name(bad):
 def test_an_unknown_judge_is_refused_in_one_line():
     row = {"name": "x", "kind": "search", "label": "X", "description": "x", "simulations": 10, "judge": "oracle"}
     with pytest.raises(ValueError, match=r"^levels.json: level 'x': unknown judge 'oracle' \(one of: heuristic, "
-                                         r"fitted\)$"):
+                                         r"fitted, expert\)$"):
         _level(row)
     with pytest.raises(ValueError, match="unknown judge 'oracle'"):
         SearchBot(1, judge="oracle")
@@ -96,6 +97,54 @@ def test_the_fitted_judge_reads_the_fitted_evaluation_for_the_searching_seat():
     assert rates[0] != rates[1]
 
 
+def test_the_expert_judge_waits_for_a_turn_to_start_and_reads_the_seat_that_has_just_played():
+    # a Castle Field position in the middle of a turn (a recall to decide), and a position at a turn's start
+    mid = start = None
+    for seed in range(1, 40):
+        for s in _greedy_positions("castle", seed, list(range(60))).values():
+            if mid is None and s.decision == RECALL:
+                mid = s
+            if start is None and s.decision == TURN:
+                start = s
+        if mid is not None and start is not None:
+            break
+    assert mid is not None and start is not None
+    bot = SearchBot(1, judge="expert")
+    seen: list[tuple[int, int]] = []
+
+    def judge(t: State) -> float:
+        seen.append((t.decision, t.turn))
+        return bot._cutoff(t)
+
+    SearchBot._playout(mid.copy(), random.Random(1), 0, judge, True)  # depth 0, but mid-turn: plays on
+    assert seen and seen[0][0] == TURN
+    blue = SearchBot._playout(start.copy(), random.Random(1), 0, bot._cutoff, True)  # judged at once
+    just = 1 - start.turn
+    w = E.weights(E.EXPERT_FILE).per_terrain["castle"]
+    assert len(w) == len(E.FEATURES_PLUS)  # the expert's own weights, with the medal features
+    p = 1 / (1 + math.exp(-E.score(start, just, w)))
+    assert blue == pytest.approx(p if just == 0 else 1 - p)
+    assert blue != pytest.approx(SearchBot(1, judge="fitted")._cutoff(start))
+
+
+def test_the_turn_root_searches_the_actions_that_begin_the_best_turns():
+    s = _greedy_positions("cemetery", 7, [13])[13]
+    obs = observation(s, s.actor)
+    w = E.weights(E.EXPERT_FILE).per_terrain["cemetery"]
+    ranked = E.turn_values(obs, w)
+    assert sorted(a for _, a in ranked) == sorted(obs.legal_actions())
+    assert [v for v, _ in ranked] == sorted((v for v, _ in ranked), reverse=True)
+    bot = SearchBot(1, width=3, judge="expert", root="turn")
+    assert list(bot._candidates(obs)[0]) == [a for _, a in ranked[:3]]
+    greedy = SearchBot(1, width=3, judge="expert")
+    assert list(greedy._candidates(obs)[0]) == [a for _, a in sorted(H.greedy_scores(obs), reverse=True)[:3]]
+    with pytest.raises(ValueError, match="unknown root 'all'"):
+        SearchBot(1, root="all")
+    row = {"name": "x", "kind": "search", "label": "X", "description": "x", "simulations": 10, "root": "all"}
+    with pytest.raises(ValueError, match=r"^levels.json: level 'x': unknown root 'all' \(one of: greedy, turn\)$"):
+        _level(row)
+
+
 def test_a_strong_prior_steers_the_root_toward_the_greedy_evaluation_s_favourite():
     checked = 0
     for ply, s in _greedy_positions("jungle", 3, [8, 20, 26, 32]).items():
@@ -119,9 +168,32 @@ def test_the_tuning_script_checks_a_configuration_against_expert_1_on_arena_deal
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["games"] == 4 and sorted(out["per_terrain"]) == ["castle", "pool"]
-    assert out["opponent"]["simulations"] == level("easy").simulations
+    assert out["opponent"] == "easy" and out["mode"] == "standard"
     assert out["interval95"][0] <= out["score"] <= out["interval95"][1]
+    assert sum(out["ends"].values()) == 4
     candidate, opponent = out["think_cpu_s"]
     assert opponent["decisions"] > 0
     assert candidate["decisions"] > 0 and candidate["median_simulations"] <= 6
     assert "deal 2/2 pool" in r.stderr
+
+
+def test_the_tuning_script_checks_against_the_sparring_bot_on_one_terrain_and_mode(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    small = json.dumps({"simulations": 6, "width": 5, "depth": 4, "explore": 0.7, "judge": "expert"})
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    r = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", small, "--deals", "2",
+                        "--opponent", "sparring", "--terrain", "station", "--mode", "first-game", "--first", "3",
+                        "--seed", "5", "--records", str(tmp_path)],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert (out["opponent"], out["mode"], out["first"], list(out["per_terrain"])) == (
+        "sparring", "first-game", 3, ["station"])
+    assert out["think_cpu_s"][1]["decisions"] > 0
+    records = sorted(p.name for p in tmp_path.iterdir())
+    assert records == ["deal00003-station-candblue.tbr", "deal00003-station-candred.tbr",
+                       "deal00004-station-candblue.tbr", "deal00004-station-candred.tbr"]
+    assert "mode first-game" in (tmp_path / records[0]).read_text("utf-8")
+    bad = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", small,
+                          "--terrain", "moon"], capture_output=True, text=True, env=env, timeout=600)
+    assert bad.returncode == 2 and "unknown terrain 'moon'" in bad.stderr

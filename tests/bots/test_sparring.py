@@ -150,6 +150,22 @@ def test_the_shipped_weights_fit_the_features_and_were_fitted():
     assert shared["enemy_threat"] < 0 and shared["own_medals_needed"] < 0 < shared["enemy_medals_needed"]
 
 
+def test_the_expert_s_weights_have_the_medal_features_and_leave_the_sparring_bot_s_alone():
+    raw = json.loads((Path(toybattle.__file__).parent / "bots" / "data" / E.EXPERT_FILE).read_text("utf-8"))
+    w = E.weights(E.EXPERT_FILE)
+    assert raw["features"] == list(E.FEATURES_PLUS) and len(w.shared) == len(E.FEATURES_PLUS)
+    assert raw["fitted"]["shared_only"] == ["special_lead"] and raw["fitted"]["positions"] > 1000
+    k = E.FEATURES_PLUS.index("special_lead")
+    assert all(v[k] == w.shared[k] for v in w.per_terrain.values())  # one weight on every terrain
+    assert len(E.weights().shared) == len(E.FEATURES)  # the sparring bot keeps its own, shorter weights
+    # the medal features see the first medals, which the capped count does not on a 7-medal objective
+    s = State.new("castle", seed=3)
+    assert s.b.objective[0] == 7
+    assert E.medal_features(s, 0) == [7.0, 7.0, 0.0, 0.0]
+    assert E.features(s, 0)[E.FEATURES.index("own_medals_needed")] == 6
+    assert E.features_plus(s, 0) == E.features(s, 0) + E.medal_features(s, 0)
+
+
 @pytest.mark.parametrize("breakage", [
     lambda d: d.pop("shared"),
     lambda d: d["shared"].pop(),

@@ -20,12 +20,6 @@ from . import evaluate as E
 from .players import Bot
 
 
-def _settle(s: State) -> None:
-    """Play chance nodes with their most likely outcome (the bot sees no face there to plan on)."""
-    while s.is_chance:
-        s.apply_unchecked(max(s.chance_outcomes(), key=lambda o: (o[1], -o[0]))[0])
-
-
 class BeamBot(Bot):
     """Beam search over whole turns; ``width`` positions kept after each decision, ``budget_s`` a safety net."""
 
@@ -63,7 +57,7 @@ class BeamBot(Bot):
                 for a in s.legal_actions():
                     t = s.copy()
                     t.apply_unchecked(a)
-                    _settle(t)
+                    E.settle(t)
                     f = a if first < 0 else first
                     v = E.score(t, seat, w)
                     n += 1

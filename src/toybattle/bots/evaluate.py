@@ -47,7 +47,17 @@ FEATURES = (
     "special_lead",  # special bases (a power or a restriction) our tiles top minus theirs
 )
 N_FEATURES = len(FEATURES)
+# More features, read only by weights fitted with them (data/expert.json, the search's judge): the medal
+# counts above are capped at 6, so on terrains whose objective is 7 or 8 the first medals were invisible.
+MEDAL_FEATURES = (
+    "own_medals_short",  # medals still missing to our objective, uncapped
+    "enemy_medals_short",
+    "own_last_medal",  # 1 if we miss one medal (or a near region gives the rest)
+    "enemy_last_medal",
+)
+FEATURES_PLUS = FEATURES + MEDAL_FEATURES
 DATA_FILE = "sparring.json"
+EXPERT_FILE = "expert.json"  # the expert's judge: FEATURES_PLUS
 
 
 class WeightsError(ValueError):
@@ -60,26 +70,29 @@ class Weights:
     per_terrain: dict[str, tuple[float, ...]]  # terrain id -> weights (shared + that terrain's correction)
 
 
-def _vector(v: Any, where: str) -> tuple[float, ...]:
-    if (not isinstance(v, list) or len(v) != N_FEATURES
+def _vector(v: Any, where: str, n: int) -> tuple[float, ...]:
+    if (not isinstance(v, list) or len(v) != n
             or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v)):
-        raise WeightsError(f"{where}: must be a list of {N_FEATURES} finite numbers")
+        raise WeightsError(f"{where}: must be a list of {n} finite numbers")
     return tuple(float(x) for x in v)
 
 
 def parse_weights(raw: Any, name: str = DATA_FILE) -> Weights:
-    """Weights from the JSON data of a weights file; WeightsError (one line) if they do not fit the features."""
+    """Weights from the JSON data of a weights file; WeightsError (one line) if they do not fit the features
+    (FEATURES, or FEATURES_PLUS)."""
     if not isinstance(raw, dict):
         raise WeightsError(f"{name}: must hold a JSON object")
-    if raw.get("features") != list(FEATURES):
-        raise WeightsError(f"{name}: 'features' must list exactly: {', '.join(FEATURES)}")
-    shared = _vector(raw.get("shared"), f"{name}: 'shared'")
+    if raw.get("features") not in (list(FEATURES), list(FEATURES_PLUS)):
+        raise WeightsError(f"{name}: 'features' must list exactly: {', '.join(FEATURES)} (and may go on with: "
+                           f"{', '.join(MEDAL_FEATURES)})")
+    n = len(raw["features"])
+    shared = _vector(raw.get("shared"), f"{name}: 'shared'", n)
     terrains = raw.get("terrain")
     if not isinstance(terrains, dict) or sorted(terrains) != sorted(TERRAIN_IDS):
         raise WeightsError(f"{name}: 'terrain' must give a correction for each of: {', '.join(TERRAIN_IDS)}")
     per = {}
     for tid in TERRAIN_IDS:
-        delta = _vector(terrains[tid], f"{name}: terrain {tid!r}")
+        delta = _vector(terrains[tid], f"{name}: terrain {tid!r}", n)
         per[tid] = tuple(a + b for a, b in zip(shared, delta, strict=True))
     return Weights(shared, per)
 
@@ -96,14 +109,14 @@ def read_weights(path: Path) -> Weights:
 
 
 @cache
-def weights() -> Weights:
-    """The shipped weights (data/sparring.json), read once."""
-    text = resources.files("toybattle.bots").joinpath("data", DATA_FILE).read_text("utf-8")
+def weights(name: str = DATA_FILE) -> Weights:
+    """Shipped weights (data/sparring.json, the sparring bot's, or data/expert.json), read once."""
+    text = resources.files("toybattle.bots").joinpath("data", name).read_text("utf-8")
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as e:
-        raise WeightsError(f"{DATA_FILE}: not JSON ({str(e).splitlines()[0]})") from None
-    return parse_weights(raw)
+        raise WeightsError(f"{name}: not JSON ({str(e).splitlines()[0]})") from None
+    return parse_weights(raw, name)
 
 
 class _BoardFacts:
@@ -181,15 +194,69 @@ def features(s: State, seat: int) -> list[float]:
     ]
 
 
+def medal_features(s: State, seat: int) -> list[float]:
+    """MEDAL_FEATURES of ``s`` for ``seat``."""
+    b = s.b
+    own = [s.owned[0] & b.base_mask, s.owned[1] & b.base_mask]
+    short = [b.objective[k] - s.medals(k) for k in (0, 1)]
+    last = [float(short[k] <= 1 or short[k] <= _near_medals(s, own, k)) for k in (0, 1)]
+    return [float(short[seat]), float(short[1 - seat]), last[seat], last[1 - seat]]
+
+
+def features_plus(s: State, seat: int) -> list[float]:
+    """FEATURES_PLUS of ``s`` for ``seat``."""
+    return features(s, seat) + medal_features(s, seat)
+
+
 def score(s: State, seat: int, w: tuple[float, ...]) -> float:
-    """The log-odds that ``seat`` wins from ``s`` under weights ``w`` (a finished game: +/- infinity)."""
+    """The log-odds that ``seat`` wins from ``s`` under weights ``w`` (FEATURES' or FEATURES_PLUS', told apart
+    by their length; a finished game: +/- infinity)."""
     if s.over:
         return math.inf if s.winner == seat else -math.inf
     total = 0.0
-    for x, k in zip(features(s, seat), w, strict=True):
+    for x, k in zip(features(s, seat) if len(w) == N_FEATURES else features_plus(s, seat), w, strict=True):
         total += x * k
     return total
 
 
-__all__ = ["DATA_FILE", "FEATURES", "N_FEATURES", "Weights", "WeightsError", "features", "parse_weights",
-           "read_weights", "score", "weights"]
+def settle(s: State) -> None:
+    """Play chance nodes with their most likely outcome (a bot planning its turn sees no face there)."""
+    while s.is_chance:
+        s.apply_unchecked(max(s.chance_outcomes(), key=lambda o: (o[1], -o[0]))[0])
+
+
+def turn_values(obs: State, w: tuple[float, ...], width: int = 4) -> list[tuple[float, int]]:
+    """(value, first decision) for every legal decision of the seat to move, best first: the value is the
+    best score at the end of the turn it begins, over a beam of ``width`` positions kept after each
+    decision (as the sparring bot searches); a decision whose every continuation left the beam is ranked
+    after those, by the score of the position right after it."""
+    seat = obs.actor
+    best: dict[int, float] = {}
+    first_step: dict[int, float] = {}
+    frontier: list[tuple[State, int]] = [(obs, -1)]
+    while frontier:
+        going: list[tuple[float, State, int]] = []
+        for s, first in frontier:
+            for a in s.legal_actions():
+                t = s.copy()
+                t.apply_unchecked(a)
+                settle(t)
+                f = a if first < 0 else first
+                v = score(t, seat, w)
+                if first < 0:
+                    first_step[f] = v
+                if t.over or t.turn != seat:
+                    if v > best.get(f, -math.inf):
+                        best[f] = v
+                else:
+                    going.append((v, t, f))
+        going.sort(key=lambda g: g[0], reverse=True)
+        frontier = [(t, f) for _, t, f in going[:width]]
+    ranked = sorted(((v, a) for a, v in best.items()), reverse=True)
+    rest = sorted(((v, a) for a, v in first_step.items() if a not in best), reverse=True)
+    return ranked + [(-math.inf, a) for _, a in rest]
+
+
+__all__ = ["DATA_FILE", "EXPERT_FILE", "FEATURES", "FEATURES_PLUS", "MEDAL_FEATURES", "N_FEATURES", "Weights",
+           "WeightsError", "features", "features_plus", "medal_features", "parse_weights", "read_weights", "score",
+           "settle", "turn_values", "weights"]

@@ -16,12 +16,19 @@ from collections.abc import Callable
 from mypy_extensions import mypyc_attr
 
 from ..rules import State, determinizer
+from ..rules.state import TURN
 from . import evaluate as E
 from . import heuristic as H
 
 # what judges a playout cut off after ``depth`` plies: the hand-written evaluation squashed by ``scale``
-# (heuristic.win_chance), or the logistic evaluation fitted to game outcomes (evaluate.py, the sparring bot's)
-JUDGES = ("heuristic", "fitted")
+# (heuristic.win_chance); the logistic evaluation fitted to game outcomes (evaluate.py) with the sparring
+# bot's weights, read for the searching seat wherever the cut-off falls ("fitted"); or with the expert's
+# weights (data/expert.json, more features) where they were fitted: the playout runs on to the next turn's
+# start and is read for the seat that has just played ("expert")
+JUDGES = ("heuristic", "fitted", "expert")
+# how the root's ``width`` actions are chosen: by the greedy evaluation of the position right after each, or
+# by the best end of the turn each begins (evaluate.turn_values: the sparring bot's beam, the judge's weights)
+ROOTS = ("greedy", "turn")
 
 
 def time_limit(budget_s: float) -> float:
@@ -104,18 +111,21 @@ class SearchBot(Bot):
     ``prior`` > 0 the root's selection also leans toward the actions the greedy evaluation likes
     (progressive bias: ``prior`` x their squashed score / (visits + 1), fading as they are
     visited). ``scale`` squashes the evaluation that judges a playout's last position into a win
-    chance: smaller trusts it more. ``judge`` "fitted" judges it with the evaluation fitted to game
-    outcomes (evaluate.py) instead, read for the searching seat (``scale`` then unused)."""
+    chance: smaller trusts it more. ``judge`` "fitted" or "expert" judges it with the evaluation fitted
+    to game outcomes (evaluate.py) instead (``scale`` then unused; see JUDGES)."""
 
     level = "search"
 
     def __init__(self, seed: int | None = None, simulations: int = 1000, budget_s: float = 1.0,
                  width: int = 0, explore: float = 0.7, depth: int = 12, prior: float = 0.0, scale: float = 20.0,
-                 judge: str = "heuristic"):
+                 judge: str = "heuristic", root: str = "greedy"):
         super().__init__(seed)
         if judge not in JUDGES:
             raise ValueError(f"unknown judge {judge!r} (one of: {', '.join(JUDGES)})")
+        if root not in ROOTS:
+            raise ValueError(f"unknown root {root!r} (one of: {', '.join(ROOTS)})")
         self.judge = judge
+        self.root = root
         self._seat = 0  # the searching seat, set at each search: the fitted judge reads features for it
         self.depth = depth
         self.simulations = simulations
@@ -139,9 +149,12 @@ class SearchBot(Bot):
         scored = sorted(H.greedy_scores(obs), reverse=True)
         if scored[0][0] >= H.WIN:
             return {scored[0][1]: 0.0}, scored[0][1]
+        if self.root == "turn":
+            greedy = {a: v for v, a in scored}
+            scored = [(greedy[a], a) for _, a in E.turn_values(obs, self._weights().per_terrain[obs.b.terrain.id])]
         if self.width and len(scored) > self.width:
             scored = scored[:self.width]
-        best = scored[0][0]
+        best = max(v for v, _ in scored)
         # the best action's bias is ``prior``; one an evaluation step of ``scale`` worse gets about half
         return {a: self.prior * 2.0 * _squash((v - best) / self.scale) for v, a in scored}, None
 
@@ -230,28 +243,35 @@ class SearchBot(Bot):
             node = children[a]
             path.append((node, actor))
             bias = None
-        blue = self._playout(s, rng, self.depth, self._cutoff)
+        blue = self._playout(s, rng, self.depth, self._cutoff, self.judge == "expert")
         for nd, actor in path:
             nd.n += 1
             nd.w += blue if actor == 0 else 1.0 - blue
 
     def _cutoff(self, s: State) -> float:
         """Blue's win chance of a playout's cut-off position, by this level's judge: the hand-written
-        evaluation squashed by ``scale``, or the fitted one, whose features are read for the searching
-        seat from the determinized state (its own rack and table, only counts of the opponent's
-        sampled tiles)."""
-        if self.judge == "fitted":
-            mine = _squash(E.score(s, self._seat, E.weights().per_terrain[s.b.terrain.id]))
-            return mine if self._seat == 0 else 1.0 - mine
-        return H.win_chance(s, 0, self.scale)
+        evaluation squashed by ``scale``, or a fitted one, whose features are read from the determinized
+        state (a seat's own rack and the table, only counts of the other's tiles) for the searching seat
+        ("fitted") or, at a turn's start, for the seat that has just played ("expert": the positions its
+        weights were fitted on)."""
+        if self.judge == "heuristic":
+            return H.win_chance(s, 0, self.scale)
+        seat = self._seat if self.judge == "fitted" else 1 - s.turn
+        p = _squash(E.score(s, seat, self._weights().per_terrain[s.b.terrain.id]))
+        return p if seat == 0 else 1.0 - p
+
+    def _weights(self) -> E.Weights:
+        """The fitted weights this level reads: the expert's with judge "expert", else the sparring bot's."""
+        return E.weights(E.EXPERT_FILE if self.judge == "expert" else E.DATA_FILE)
 
     @staticmethod
-    def _playout(s: State, rng: random.Random, depth: int, judge: Callable[[State], float]) -> float:
-        """Blue's result in [0, 1]: play on with the playout policy, and after ``depth`` plies
-        let ``judge`` give blue's chance instead of playing to the end."""
+    def _playout(s: State, rng: random.Random, depth: int, judge: Callable[[State], float],
+                 at_turn: bool = False) -> float:
+        """Blue's result in [0, 1]: play on with the playout policy, and after ``depth`` plies (and,
+        if ``at_turn``, once a turn starts) let ``judge`` give blue's chance instead of playing to the end."""
         plies = 0
         while not s.over:
-            if plies >= depth and not s.is_chance:
+            if plies >= depth and not s.is_chance and (not at_turn or s.decision == TURN):
                 return judge(s)
             s.apply_unchecked(s.sample_chance(rng) if s.is_chance else H.playout_action(s, rng))
             plies += 1

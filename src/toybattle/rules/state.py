@@ -323,7 +323,11 @@ class State:
         rack = self.rack[seat]
         if not rack:
             return False
-        return bool(self._placements(seat)) or (UNKNOWN in (t & 15 for t in rack))
+        return self._may_place(seat) or (UNKNOWN in (t & 15 for t in rack))
+
+    def _may_place(self, seat: int) -> bool:
+        """Has ``seat`` a placement from the tiles it knows? (The target masks, not the action list.)"""
+        return any(self.placement_targets(seat))
 
     # ------------------------------------------------------------ legal actions
 
@@ -390,7 +394,12 @@ class State:
     def _placements(self, seat: int) -> list[int]:
         out: list[int] = []
         targets = self.placement_targets(seat)
-        for troop in range(1, 9):
+        last = UNKNOWN
+        for t in self.rack[seat]:  # only the troops on the (sorted) rack: it holds few of the eight
+            troop = t & 15
+            if troop == last:
+                continue
+            last = troop
             m = targets[troop]
             key = troop << 10
             while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
@@ -565,7 +574,7 @@ class State:
                 return
         elif troop == CAPN:
             # a rack with unknown tiles (an online peer's view) might place: its owner skips if not
-            if self._placements(seat) or (seat << 4) in self.rack[seat]:
+            if self._may_place(seat) or (seat << 4) in self.rack[seat]:
                 self.decision = EXTRA
                 return
         elif troop == JUMBO:

@@ -173,6 +173,7 @@ class State:
             orders: Sequence[Sequence[int]] | None = None, seed: int | None = None) -> State:
         """A new game. ``orders[seat]`` lists that seat's 24 tiles: the first 4 are set aside,
         the rest is the reserve from the top down. Missing parts are drawn from ``seed``."""
+        dealt: list[list[int]] | None = None
         if orders is None or first is None:
             dealt_first, dealt = deal(seed)
             orders = dealt if orders is None else orders
@@ -180,7 +181,7 @@ class State:
         s = cls.empty(terrain, first_game)
         for seat in (BLUE, RED):
             order = list(orders[seat])
-            if sorted(order) != full_army(seat):
+            if orders is not dealt and sorted(order) != full_army(seat):  # a deal is a full army
                 raise IllegalAction(f"{SEATS[seat]}'s tile order must hold exactly the 24 tiles of that army")
             s.aside[seat] = order[:SET_ASIDE]
             s.reserve[seat] = order[SET_ASIDE:][::-1]
@@ -346,17 +347,16 @@ class State:
         d = self.decision
         seat = self.turn
         if d in (TURN, EXTRA):
-            out = [A.DRAW] if d == TURN and self.can_draw(seat) else []
-            out += self._placements(seat)
+            out = self._placements(seat, [A.DRAW] if d == TURN and self.can_draw(seat) else [])
             if d == EXTRA:
                 out.append(A.SKIP)
             return out
         if d in (SKULLY_DRAW, STAR_DRAW, XB_USE, RAINBOW_DRAW, LAY_USE):
             return [A.USE, A.SKIP]
         if d == JUMBO_TARGET:
-            return [A.JUMBO + i for i in self._jumbo_targets(self.dnode)] + [A.SKIP]
+            return [A.JUMBO + i for i in _nodes(self._jumbo_targets(self.dnode))] + [A.SKIP]
         if d == RECALL:
-            return [A.RECALL + i for i in self._recall_targets(self.dnode)] + [A.SKIP]
+            return [A.RECALL + i for i in _nodes(self._recall_targets(self.dnode))] + [A.SKIP]
         if d == SHOVE:
             return [A.SHOVE + (i << 5) + j for i, j in self._shoves(self.dnode)] + [A.SKIP]
         if d == RECOVER:
@@ -401,8 +401,8 @@ class State:
                 out[troop] = m & reach
         return out
 
-    def _placements(self, seat: int) -> list[int]:
-        out: list[int] = []
+    def _placements(self, seat: int, out: list[int]) -> list[int]:
+        """``out`` with ``seat``'s placements appended (one list per listing, not two joined)."""
         targets = self.placement_targets(seat)
         last = UNKNOWN
         for t in self.rack[seat]:  # only the troops on the (sorted) rack: it holds few of the eight
@@ -419,13 +419,14 @@ class State:
                 key += 256
         return out
 
-    def _jumbo_targets(self, at: int) -> list[int]:
-        return _nodes(self.b.adj[at] & self.owned[1 - self.turn])
+    # Jumbo's and the tower's targets as node masks: the rules mostly ask only whether there are any.
+    def _jumbo_targets(self, at: int) -> int:
+        return self.b.adj[at] & self.owned[1 - self.turn]
 
-    def _recall_targets(self, tower: int) -> list[int]:
+    def _recall_targets(self, tower: int) -> int:
         if self.hand_size(self.turn) >= RACK_LIMIT:
-            return []
-        return _nodes(self.owned[self.turn] & self.b.base_mask & ~(1 << tower))
+            return 0
+        return self.owned[self.turn] & self.b.base_mask & ~(1 << tower)
 
     def _shoves(self, bridge: int) -> list[tuple[int, int]]:
         enemy = 1 - self.turn

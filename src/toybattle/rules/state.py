@@ -136,8 +136,8 @@ class State:
         "public",
         "queue",
         "rack",
-        "reason",
         "reached",
+        "reason",
         "reserve",
         "stacks",
         "topped",
@@ -307,14 +307,19 @@ class State:
 
     def _reach(self, seat: int, own: int) -> tuple[int, int]:
         """(nodes one path away from the connected network, connected own bases). The last answer per
-        seat is kept: a seat's own bases often stay the same until its next listing (about half the time
-        in random games), and the search is a good part of every listing."""
-        last = self.reached[seat]
-        if last[0] == own:
-            return last[1], last[2]
+        seat is kept: between two listings a seat's own bases mostly stay the same (about half the time
+        in random games) or only grow, and the search is a good part of every listing."""
+        last_own, reach, seen = self.reached[seat]
+        if last_own == own:
+            return reach, seen
+        if last_own & ~own == 0:  # bases only gained (last_own >= 0): the network can only grow, and
+            new = own & ~last_own & reach  # only through a gained base next to it
+        else:
+            reach = self.b.hq_adj[seat]
+            new = reach & own
+            seen = 0
+        seen |= new
         adj = self.b.adj
-        reach = self.b.hq_adj[seat]
-        seen = new = reach & own
         while new:  # flood through own bases, one bit at a time, each joined base once
             low = new & -new
             new ^= low
@@ -375,13 +380,13 @@ class State:
             return out
         b = self.b
         bases = b.base_mask
-        owned = self.owned
         topped = self.topped
         enemy = (1 - seat) << 4  # the enemy's tile of troop t is enemy | t
-        own = owned[seat] & bases
-        reach = self._reach(seat, own)[0] & ~b.hq_mask[seat]
-        # open to any troop: empty bases, own ones, the enemy H.Q. and bases topped by an enemy Kwak
-        free = (bases & ~(owned[0] | owned[1])) | own | b.hq_mask[1 - seat] | (topped[enemy | KWAK] & bases)
+        reach = self._reach(seat, self.owned[seat] & bases)[0] & ~b.hq_mask[seat]
+        # Open to any troop: the bases no enemy tile tops, the enemy H.Q. and bases topped by an enemy
+        # Kwak. (An enemy tile tops nothing else than bases, or this seat's own H.Q. once it is taken,
+        # and ``reach`` leaves that out: so the enemy's masks need no "& bases" below.)
+        free = (bases & ~self.owned[1 - seat]) | b.hq_mask[1 - seat] | topped[enemy | KWAK]
         allowed = b.allowed
         weaker = 0  # enemy-topped bases of the troops below ``above``: what the current troop covers
         above = 1
@@ -392,7 +397,7 @@ class State:
                 continue
             last = troop
             while above < troop and above < KWAK:  # Kwak covers all seven, and is covered by all
-                weaker |= topped[enemy | above] & bases
+                weaker |= topped[enemy | above]
                 above += 1
             m = (free | weaker) & allowed[troop]
             if troop == HOOK:  # its waiver: any base but a laser one, connected or not

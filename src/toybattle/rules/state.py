@@ -333,7 +333,9 @@ class State:
 
     def can_draw(self, seat: int) -> bool:
         """May ``seat`` draw now (tiles left in its reserve, room on its rack)?"""
-        return bool(self.reserve[seat]) and len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
+        if not self.reserve[seat]:
+            return False
+        return len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
 
     def _can_place(self, seat: int) -> bool:
         rack = self.rack[seat]
@@ -495,7 +497,7 @@ class State:
         seat = self.turn
         if A.PLACE <= action < A.PLACE_END:  # the most frequent action first
             troop, i = (action - A.PLACE) >> 5, action & 31
-            self._take_from_rack(seat, troop)
+            self._take(self.rack[seat], (seat << 4) | troop)
             self._place(seat, troop, i)
         elif action == A.DRAW:
             self._draw(seat, 2)
@@ -557,16 +559,13 @@ class State:
             self.public[seat].append(t)
             self.public[seat].sort()
 
-    def _take_from_rack(self, seat: int, troop: int) -> None:
-        t = (seat << 4) | troop
-        rack = self.rack[seat]
-        rack.remove(t if t in rack else seat << 4)  # an unknown tile is revealed as it is played
-        self._forget_public(seat, t)
-
-    def _forget_public(self, seat: int, t: int) -> None:
-        # The tile left the rack in plain view; whether it was the seen copy is unknown, so forget one.
-        if t in self.public[seat]:
-            self.public[seat].remove(t)
+    def _take(self, zone: list[int], t: int) -> None:
+        """Tile ``t`` leaves ``zone`` (its owner's standing or laid tiles) in plain view: an unknown tile
+        there is revealed as ``t``, and one seen copy of ``t`` is forgotten (which one left is unknown)."""
+        zone.remove(t if t in zone else t & ~15)  # t & ~15: its owner's unknown tile
+        public = self.public[t >> 4]
+        if t in public:
+            public.remove(t)
 
     def _place(self, seat: int, troop: int, i: int) -> None:
         b = self.b
@@ -627,9 +626,7 @@ class State:
     def _picked(self, victim: int, troop: int, laid: int) -> None:
         t = (victim << 4) | troop
         if self.decision == XB_PICK:
-            zone = self.laid[victim] if laid else self.rack[victim]
-            zone.remove(t if t in zone else victim << 4)
-            self._forget_public(victim, t)
+            self._take(self.laid[victim] if laid else self.rack[victim], t)
             self.discard.append(t)
             self._next_base_effect()
         else:

@@ -237,12 +237,15 @@ class State:
         """Put ``tiles`` (bottom -> top) on node index ``i``, keeping the occupancy masks."""
         bit = 1 << i
         old = self.stacks[i]
+        topped, owned = self.topped, self.owned
         if old:
-            self.topped[old[-1]] &= ~bit
-            self.owned[old[-1] >> 4] &= ~bit
+            t = old[-1]
+            topped[t] &= ~bit
+            owned[t >> 4] &= ~bit
         if tiles:
-            self.topped[tiles[-1]] |= bit
-            self.owned[tiles[-1] >> 4] |= bit
+            t = tiles[-1]
+            topped[t] |= bit
+            owned[t >> 4] |= bit
         self.stacks[i] = tiles
 
     def _fields(self) -> tuple[object, ...]:
@@ -398,7 +401,7 @@ class State:
             if troop == last:
                 continue
             last = troop
-            while above < troop and above < KWAK:  # Kwak covers all seven, and is covered by all
+            while above < troop:  # (Kwak, 8, covers all seven, and is covered by all)
                 weaker |= topped[enemy | above]
                 above += 1
             m = (free | weaker) & allowed[troop]
@@ -637,23 +640,24 @@ class State:
             self._next_base_effect()
 
     def _after_change(self, nodes: Sequence[int]) -> bool:
-        """Claim every region the change completed, for whoever completed it; True if that won."""
+        """Claim every region the change completed, for whoever completed it; True if that won.
+        A region completed by a change at a node holds that node, so only the seat that now tops it
+        can have completed one there."""
         b = self.b
-        owned = self.owned
+        region_mask = b.region_mask
         claimed = self.claimed
         took = False
         for i in nodes:
+            st = self.stacks[i]
+            if not st:
+                continue
+            seat = st[-1] >> 4
+            held = self.owned[seat]
             for k in b.regions_of[i]:
-                if claimed[k] >= 0:
-                    continue
-                mask = b.region_mask[k]
-                if owned[0] & mask == mask:
-                    claimed[k] = 0
-                elif owned[1] & mask == mask:
-                    claimed[k] = 1
-                else:
-                    continue
-                took = True
+                mask = region_mask[k]
+                if held & mask == mask and claimed[k] < 0:
+                    claimed[k] = seat
+                    took = True
         if took:
             for seat in (self.turn, 1 - self.turn):  # the acting seat first (rules.md ruling 24)
                 if self.medals(seat) >= b.objective[seat]:

@@ -357,7 +357,8 @@ class State:
         d = self.decision
         seat = self.turn
         if d in (TURN, EXTRA):
-            out = self._placements(seat, [A.DRAW] if d == TURN and self.can_draw(seat) else [])
+            out = [A.DRAW] if d == TURN and self.can_draw(seat) else []
+            self.placement_targets(seat, out)
             if d == EXTRA:
                 out.append(A.SKIP)
             return out
@@ -375,10 +376,11 @@ class State:
             return [a for a, _ in self.chance_outcomes()]
         return []
 
-    def placement_targets(self, seat: int) -> list[int]:
+    def placement_targets(self, seat: int, listing: list[int] | None = None) -> list[int]:
         """Per troop (0 to 8), the nodes where ``seat`` may place one from its rack now, as a bitmask
         over node indices (0 for a troop not on the rack): the placements ``legal_actions`` lists,
-        for a reader that weighs them node by node (Hook's waiver included)."""
+        for a reader that weighs them node by node (Hook's waiver included). Given ``listing``, it
+        also appends those placements to it as actions, in the order ``legal_actions`` lists them."""
         out = [0] * 9
         rack = self.rack[seat]
         if not rack:
@@ -406,27 +408,17 @@ class State:
                 above += 1
             m = (free | weaker) & allowed[troop]
             if troop == HOOK:  # its waiver: any base but a laser one, connected or not
-                out[troop] = m & (reach | (bases & ~b.nullify_mask))
+                m &= reach | (bases & ~b.nullify_mask)
             else:
-                out[troop] = m & reach
-        return out
-
-    def _placements(self, seat: int, out: list[int]) -> list[int]:
-        """``out`` with ``seat``'s placements appended (one list per listing, not two joined)."""
-        targets = self.placement_targets(seat)
-        last = UNKNOWN
-        for t in self.rack[seat]:  # only the troops on the (sorted) rack: it holds few of the eight
-            troop = t & 15
-            if troop == last:
-                continue
-            last = troop
-            m = targets[troop]
-            key = troop << 10
-            while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
-                if m & 255:
-                    out += _PLACE_CHUNKS[key | (m & 255)]
-                m >>= 8
-                key += 256
+                m &= reach
+            out[troop] = m
+            if listing is not None:
+                key = troop << 10
+                while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
+                    if m & 255:
+                        listing += _PLACE_CHUNKS[key | (m & 255)]
+                    m >>= 8
+                    key += 256
         return out
 
     # Jumbo's and the tower's targets as node masks: the rules mostly ask only whether there are any.

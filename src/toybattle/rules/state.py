@@ -356,11 +356,14 @@ class State:
         """Every action open to the deciding seat (or every chance outcome at a chance node)."""
         d = self.decision
         seat = self.turn
-        if d in (TURN, EXTRA):
-            out = [A.DRAW] if d == TURN and self.can_draw(seat) else []
+        if d == TURN:
+            out = [A.DRAW] if self.can_draw(seat) else []
             self.placement_targets(seat, out)
-            if d == EXTRA:
-                out.append(A.SKIP)
+            return out
+        if d == EXTRA:
+            out = []
+            self.placement_targets(seat, out)
+            out.append(A.SKIP)
             return out
         if d in (SKULLY_DRAW, STAR_DRAW, XB_USE, RAINBOW_DRAW, LAY_USE):
             return [A.USE, A.SKIP]
@@ -517,21 +520,22 @@ class State:
             i = action - A.JUMBO
             self.discard.append(self.stacks[i][-1])
             self.set_stack(i, self.stacks[i][:-1])
-            if not self._after_change((i,)):
+            if not (self._claim(i) and self._medal_win()):
                 self._next_base_effect()
         elif A.RECALL <= action < A.RECALL_END:
             i = action - A.RECALL
             t = self.stacks[i][-1]
             self.set_stack(i, self.stacks[i][:-1])
             self._to_rack(seat, t, public=True)
-            if not self._after_change((i,)):
+            if not (self._claim(i) and self._medal_win()):
                 self._next_base_effect()
         elif A.SHOVE <= action < A.SHOVE_END:
             i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
             t = self.stacks[i][-1]
             self.set_stack(i, self.stacks[i][:-1])
             self.set_stack(j, self.stacks[j] + (t,))
-            if not self._after_change((i, j)):
+            took = self._claim(i)
+            if not ((self._claim(j) or took) and self._medal_win()):
                 self._next_base_effect()
         elif A.RECOVER <= action < A.RECOVER_END:
             t = (seat << 4) | (action - A.RECOVER)
@@ -568,7 +572,7 @@ class State:
         if (b.hq_mask[1 - seat] >> i) & 1:
             self._finish(seat, HQ)
             return
-        if self._after_change((i,)):
+        if self._claim(i) and self._medal_win():
             return
         if (b.effect_mask >> i) & 1:  # a special base that acts after the placement
             self.queue.append((i, len(self.stacks[i])))
@@ -631,30 +635,31 @@ class State:
             self.laid[victim].sort()
             self._next_base_effect()
 
-    def _after_change(self, nodes: Sequence[int]) -> bool:
-        """Claim every region the change completed, for whoever completed it; True if that won.
-        A region completed by a change at a node holds that node, so only the seat that now tops it
-        can have completed one there."""
-        b = self.b
-        region_mask = b.region_mask
+    def _claim(self, i: int) -> bool:
+        """Claim every region a change at node index ``i`` completed; True if it claimed any. Such a
+        region holds ``i``, so only the seat that now tops ``i`` can have completed one."""
+        st = self.stacks[i]
+        if not st:
+            return False
+        seat = st[-1] >> 4
+        held = self.owned[seat]
+        region_mask = self.b.region_mask
         claimed = self.claimed
         took = False
-        for i in nodes:
-            st = self.stacks[i]
-            if not st:
-                continue
-            seat = st[-1] >> 4
-            held = self.owned[seat]
-            for k in b.regions_of[i]:
-                mask = region_mask[k]
-                if held & mask == mask and claimed[k] < 0:
-                    claimed[k] = seat
-                    took = True
-        if took:
-            for seat in (self.turn, 1 - self.turn):  # the acting seat first (rules.md ruling 24)
-                if self.medals(seat) >= b.objective[seat]:
-                    self._finish(seat, MEDALS)
-                    return True
+        for k in self.b.regions_of[i]:
+            mask = region_mask[k]
+            if held & mask == mask and claimed[k] < 0:
+                claimed[k] = seat
+                took = True
+        return took
+
+    def _medal_win(self) -> bool:
+        """After a claim: end the game if a seat reached its objective (the acting seat first, rules.md
+        ruling 24); True if that happened."""
+        for seat in (self.turn, 1 - self.turn):
+            if self.medals(seat) >= self.b.objective[seat]:
+                self._finish(seat, MEDALS)
+                return True
         return False
 
     def _end_turn(self) -> None:

@@ -491,7 +491,6 @@ class State:
     def apply_unchecked(self, action: int) -> None:
         """Play an action already known to be legal (bots and playouts)."""
         self.ply += 1
-        d = self.decision
         seat = self.turn
         if A.PLACE <= action < A.PLACE_END:  # the most frequent action first
             troop, i = (action - A.PLACE) >> 5, action & 31
@@ -503,6 +502,7 @@ class State:
         elif action == A.SKIP:
             self._next_base_effect()
         elif action == A.USE:
+            d = self.decision
             if d == SKULLY_DRAW:
                 self._draw(seat, 2)
             elif d in (STAR_DRAW, RAINBOW_DRAW):
@@ -598,7 +598,10 @@ class State:
         elif troop == XB42 and self.hand_size(1 - seat):
             self.decision = XB_USE
             return
-        self._next_base_effect()
+        if self.queue:
+            self._next_base_effect()
+        else:  # (the usual case: no special base acts, the turn ends)
+            self._end_turn()
 
     def _next_base_effect(self) -> None:
         """Troop effects are over: each placement on a special base this turn gives one effect, in the

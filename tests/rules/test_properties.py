@@ -27,7 +27,7 @@ from toybattle.rules import (
 )
 from toybattle.rules.state import EXTRA, TURN, XB_PICK, deal
 from toybattle.rules.terrain import TERRAIN_IDS
-from toybattle.rules.troops import RACK_LIMIT, full_army
+from toybattle.rules.troops import CAPN, RACK_LIMIT, full_army
 from toybattle.rules.view import hidden_from
 
 SEEDS = st.integers(0, 2**31)
@@ -304,6 +304,22 @@ def test_legal_placements_match_a_plain_reading_of_the_rules(seed, terrain, firs
         assert got == plain_placements(s, seat), position_text(s)
         can_draw = s.decision == TURN and bool(s.reserve[seat]) and len(s.rack[seat]) + len(s.laid[seat]) < 8
         assert (actions.DRAW in s.legal_actions()) == can_draw
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_capn_offers_an_extra_placement_exactly_when_there_is_one(seed, terrain, first_game):
+    """After Cap'n is placed (not on a laser base, the game going on), the extra placement is the
+    decision exactly when a plain reading of the rules finds a placement for that seat. (Skipped while
+    the seat has tiles laid down: they stand up on its rack when the turn ends, before this test looks.)"""
+    for before, a, s in walk(seed, terrain, first_game):
+        if s.over or not actions.PLACE <= a < actions.PLACE_END or (a - actions.PLACE) >> 5 != CAPN:
+            continue
+        if before.laid[before.turn]:
+            continue
+        if not first_game and s.terrain.nodes[a & 31].power == "nullify":
+            continue
+        assert (s.decision == EXTRA) == bool(plain_placements(s, before.turn)), position_text(s)
 
 
 @FEW

@@ -304,6 +304,7 @@ def test_legal_placements_match_a_plain_reading_of_the_rules(seed, terrain, firs
         assert got == plain_placements(s, seat), position_text(s)
         can_draw = s.decision == TURN and bool(s.reserve[seat]) and len(s.rack[seat]) + len(s.laid[seat]) < 8
         assert (actions.DRAW in s.legal_actions()) == can_draw
+        assert s.legal_actions(), "a turn with nothing to do is a stuck ending, not a decision"
 
 
 @FEW

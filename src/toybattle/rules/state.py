@@ -350,18 +350,15 @@ class State:
             return False
         return self._may_place(seat) or (UNKNOWN in (t & 15 for t in rack))
 
-    def _may_place_again(self, seat: int, i: int) -> bool:
-        """``_may_place`` right after ``seat`` placed a troop other than Hook on node index ``i``: that
-        base is now its own and still joined (a placement never cuts a path), so any troop on the rack
-        that ``i`` allows may go there, which mostly settles it without working out every target."""
+    def _may_place(self, seat: int) -> bool:
+        """Has ``seat`` a placement from the tiles it knows? Any troop may cover its own tile on a base
+        joined to its H.Q., if that base allows the troop: that mostly settles it (after Cap'n, the
+        base it took is one) without working out every target."""
+        joined = self.connected(seat)
         allowed = self.b.allowed
         for t in self.rack[seat]:
-            if t & 15 and (allowed[t & 15] >> i) & 1:
+            if t & 15 and allowed[t & 15] & joined:
                 return True
-        return self._may_place(seat)
-
-    def _may_place(self, seat: int) -> bool:
-        """Has ``seat`` a placement from the tiles it knows? (The target masks, not the action list.)"""
         return any(self.placement_targets(seat))
 
     # ------------------------------------------------------------ legal actions
@@ -602,7 +599,7 @@ class State:
                 return
         elif troop == CAPN:
             # a rack with unknown tiles (an online peer's view) might place: its owner skips if not
-            if self._may_place_again(seat, i) or (seat << 4) in self.rack[seat]:
+            if self._may_place(seat) or (seat << 4) in self.rack[seat]:
                 self.decision = EXTRA
                 return
         elif troop == JUMBO:

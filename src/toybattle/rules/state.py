@@ -12,8 +12,10 @@ was fixed by the setup shuffle, so a game is replayed exactly from the tile
 orders and its actions.
 
 Actions are ints (see ``actions.py``); connection and legal slots are derived
-each time with bitmasks, never stored, from occupancy masks (which nodes each seat
-and each tile tops) that ``set_stack`` keeps in step with the stacks.
+with bitmasks from occupancy masks (which nodes each seat and each tile tops) that
+``set_stack`` keeps in step with the stacks. The only thing kept between actions is
+each seat's last connection search (``reached``), a cache keyed by the bases it
+was made for, so it can never disagree with the board.
 """
 from __future__ import annotations
 

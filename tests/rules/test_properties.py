@@ -27,7 +27,7 @@ from toybattle.rules import (
 )
 from toybattle.rules.state import EXTRA, TURN, XB_PICK, deal
 from toybattle.rules.terrain import TERRAIN_IDS
-from toybattle.rules.troops import RACK_LIMIT, full_army
+from toybattle.rules.troops import CAPN, RACK_LIMIT, full_army
 from toybattle.rules.view import hidden_from
 
 SEEDS = st.integers(0, 2**31)
@@ -251,6 +251,19 @@ def test_illegal_action_leaves_the_state_exactly_as_it_was(seed, terrain, first_
 
 # ----------------------------------------------------------------- a second, plain reading of the rules
 
+def plain_connected(s: State, seat: int) -> set[int]:
+    """The bases joined to one of ``seat``'s H.Q. through bases its tiles top, searched from scratch."""
+    b, t = s.b, s.terrain
+    connected: set[int] = set()
+    frontier = [i for i, n in enumerate(t.nodes) if n.kind == "hq" and n.side == seat]
+    while frontier:
+        for j in b.neighbours[frontier.pop()]:
+            if t.nodes[j].kind == "base" and j not in connected and s.owner(j) == seat:
+                connected.add(j)
+                frontier.append(j)
+    return connected
+
+
 def plain_placements(s: State, seat: int) -> set[tuple[int, int]]:
     """(troop, node index) pairs legal for ``seat``, written straight from docs/rules.md §1.4, §2 and §5
     without bitmasks: placement (empty, own top, strictly weaker enemy top, Kwak either way, enemy
@@ -258,13 +271,7 @@ def plain_placements(s: State, seat: int) -> set[tuple[int, int]]:
     bases, Hook's waiver onto bases that are not laser bases."""
     b, t = s.b, s.terrain
     own_hq = {i for i, n in enumerate(t.nodes) if n.kind == "hq" and n.side == seat}
-    connected: set[int] = set()
-    frontier = list(own_hq)
-    while frontier:
-        for j in b.neighbours[frontier.pop()]:
-            if t.nodes[j].kind == "base" and j not in connected and s.owner(j) == seat:
-                connected.add(j)
-                frontier.append(j)
+    connected = plain_connected(s, seat)
     out = set()
     for troop in {x & 15 for x in s.rack[seat]}:
         for i, n in enumerate(t.nodes):
@@ -297,6 +304,36 @@ def test_legal_placements_match_a_plain_reading_of_the_rules(seed, terrain, firs
         assert got == plain_placements(s, seat), position_text(s)
         can_draw = s.decision == TURN and bool(s.reserve[seat]) and len(s.rack[seat]) + len(s.laid[seat]) < 8
         assert (actions.DRAW in s.legal_actions()) == can_draw
+        assert s.legal_actions(), "a turn with nothing to do is a stuck ending, not a decision"
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_capn_offers_an_extra_placement_exactly_when_there_is_one(seed, terrain, first_game):
+    """After Cap'n is placed (not on a laser base, the game going on), the extra placement is the
+    decision exactly when a plain reading of the rules finds a placement for that seat. (Skipped while
+    the seat has tiles laid down: they stand up on its rack when the turn ends, before this test looks.)"""
+    for before, a, s in walk(seed, terrain, first_game):
+        if s.over or not actions.PLACE <= a < actions.PLACE_END or (a - actions.PLACE) >> 5 != CAPN:
+            continue
+        if before.laid[before.turn]:
+            continue
+        if not first_game and s.terrain.nodes[a & 31].power == "nullify":
+            continue
+        assert (s.decision == EXTRA) == bool(plain_placements(s, before.turn)), position_text(s)
+
+
+@FEW
+@given(SEEDS, TERRAINS, MODES)
+def test_the_kept_connection_search_matches_a_fresh_one(seed, terrain, first_game):
+    """A state keeps each seat's last connection search and reuses or grows it while that seat's bases
+    stay or only grow: after every action, for both seats, it equals a plain search from scratch (on
+    the game's own state, which carries what was kept, and on its copies)."""
+    for before, _, s in walk(seed, terrain, first_game):
+        for seat in (BLUE, RED):
+            want = sum(1 << i for i in plain_connected(s, seat))
+            assert s.connected(seat) == want, position_text(s)
+            assert before.connected(seat) == sum(1 << i for i in plain_connected(before, seat))
 
 
 @FEW

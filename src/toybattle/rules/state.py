@@ -12,8 +12,10 @@ was fixed by the setup shuffle, so a game is replayed exactly from the tile
 orders and its actions.
 
 Actions are ints (see ``actions.py``); connection and legal slots are derived
-each time with bitmasks, never stored, from occupancy masks (which nodes each seat
-and each tile tops) that ``set_stack`` keeps in step with the stacks.
+with bitmasks from occupancy masks (which nodes each seat and each tile tops) that
+``set_stack`` keeps in step with the stacks. The only thing kept between actions is
+each seat's last connection search (``reached``), a cache keyed by the bases it
+was made for, so it can never disagree with the board.
 """
 from __future__ import annotations
 
@@ -136,6 +138,7 @@ class State:
         "public",
         "queue",
         "rack",
+        "reached",
         "reason",
         "reserve",
         "stacks",
@@ -163,6 +166,7 @@ class State:
     winner: int
     reason: str
     ply: int
+    reached: list[tuple[int, int, int]]  # per seat, the last connection search: (own bases, reach, connected)
 
     # ---------------------------------------------------------------- setup
 
@@ -171,6 +175,7 @@ class State:
             orders: Sequence[Sequence[int]] | None = None, seed: int | None = None) -> State:
         """A new game. ``orders[seat]`` lists that seat's 24 tiles: the first 4 are set aside,
         the rest is the reserve from the top down. Missing parts are drawn from ``seed``."""
+        dealt: list[list[int]] | None = None
         if orders is None or first is None:
             dealt_first, dealt = deal(seed)
             orders = dealt if orders is None else orders
@@ -178,7 +183,7 @@ class State:
         s = cls.empty(terrain, first_game)
         for seat in (BLUE, RED):
             order = list(orders[seat])
-            if sorted(order) != full_army(seat):
+            if orders is not dealt and sorted(order) != full_army(seat):  # a deal is a full army
                 raise IllegalAction(f"{SEATS[seat]}'s tile order must hold exactly the 24 tiles of that army")
             s.aside[seat] = order[:SET_ASIDE]
             s.reserve[seat] = order[SET_ASIDE:][::-1]
@@ -205,6 +210,7 @@ class State:
         self.winner = -1
         self.reason = ""
         self.ply = 0
+        self.reached = [(-1, 0, 0), (-1, 0, 0)]
 
     @classmethod
     def empty(cls, terrain: str = "castle", first_game: bool = False) -> State:
@@ -226,18 +232,22 @@ class State:
         s.first, s.turn, s.decision, s.dnode = self.first, self.turn, self.decision, self.dnode
         s.queue = self.queue[:]
         s.winner, s.reason, s.ply = self.winner, self.reason, self.ply
+        s.reached = self.reached[:]
         return s
 
     def set_stack(self, i: int, tiles: tuple[int, ...]) -> None:
         """Put ``tiles`` (bottom -> top) on node index ``i``, keeping the occupancy masks."""
         bit = 1 << i
         old = self.stacks[i]
+        topped, owned = self.topped, self.owned
         if old:
-            self.topped[old[-1]] &= ~bit
-            self.owned[old[-1] >> 4] &= ~bit
+            t = old[-1]
+            topped[t] &= ~bit
+            owned[t >> 4] &= ~bit
         if tiles:
-            self.topped[tiles[-1]] |= bit
-            self.owned[tiles[-1] >> 4] |= bit
+            t = tiles[-1]
+            topped[t] |= bit
+            owned[t >> 4] |= bit
         self.stacks[i] = tiles
 
     def _fields(self) -> tuple[object, ...]:
@@ -287,7 +297,11 @@ class State:
 
     def medals(self, seat: int) -> int:
         regions = self.b.regions
-        return sum(regions[k][1] for k, s in enumerate(self.claimed) if s == seat)
+        total = 0
+        for k, s in enumerate(self.claimed):  # a plain loop: a generator costs a frame switch per region
+            if s == seat:
+                total += regions[k][1]
+        return total
 
     def hand_size(self, seat: int) -> int:
         return len(self.rack[seat]) + len(self.laid[seat])
@@ -301,10 +315,20 @@ class State:
         return self.owned[seat] & self.b.base_mask
 
     def _reach(self, seat: int, own: int) -> tuple[int, int]:
-        """(nodes one path away from the connected network, connected own bases)."""
+        """(nodes one path away from the connected network, connected own bases). The last answer per
+        seat is kept: between two listings a seat's own bases mostly stay the same (about half the time
+        in random games) or only grow, and the search is a good part of every listing."""
+        last_own, reach, seen = self.reached[seat]
+        if last_own == own:
+            return reach, seen
+        if last_own & ~own == 0:  # bases only gained (last_own >= 0): the network can only grow, and
+            new = own & ~last_own & reach  # only through a gained base next to it
+        else:
+            reach = self.b.hq_adj[seat]
+            new = reach & own
+            seen = 0
+        seen |= new
         adj = self.b.adj
-        reach = self.b.hq_adj[seat]
-        seen = new = reach & own
         while new:  # flood through own bases, one bit at a time, each joined base once
             low = new & -new
             new ^= low
@@ -313,17 +337,31 @@ class State:
             more = a & own & ~seen
             seen |= more
             new |= more
+        self.reached[seat] = (own, reach, seen)
         return reach, seen
 
     def can_draw(self, seat: int) -> bool:
         """May ``seat`` draw now (tiles left in its reserve, room on its rack)?"""
-        return bool(self.reserve[seat]) and len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
+        if not self.reserve[seat]:
+            return False
+        return len(self.rack[seat]) + len(self.laid[seat]) < RACK_LIMIT
 
     def _can_place(self, seat: int) -> bool:
         rack = self.rack[seat]
         if not rack:
             return False
-        return bool(self._placements(seat)) or (UNKNOWN in (t & 15 for t in rack))
+        return self._may_place(seat) or (UNKNOWN in (t & 15 for t in rack))
+
+    def _may_place(self, seat: int) -> bool:
+        """Has ``seat`` a placement from the tiles it knows? Any troop may cover its own tile on a base
+        joined to its H.Q., if that base allows the troop: that mostly settles it (after Cap'n, the
+        base it took is one) without working out every target."""
+        joined = self.connected(seat)
+        allowed = self.b.allowed
+        for t in self.rack[seat]:
+            if t & 15 and allowed[t & 15] & joined:
+                return True
+        return any(self.placement_targets(seat))
 
     # ------------------------------------------------------------ legal actions
 
@@ -331,18 +369,21 @@ class State:
         """Every action open to the deciding seat (or every chance outcome at a chance node)."""
         d = self.decision
         seat = self.turn
-        if d in (TURN, EXTRA):
-            out = [A.DRAW] if d == TURN and self.can_draw(seat) else []
-            out += self._placements(seat)
-            if d == EXTRA:
-                out.append(A.SKIP)
+        if d == TURN:
+            out = [A.DRAW] if self.can_draw(seat) else []
+            self.placement_targets(seat, out)
+            return out
+        if d == EXTRA:
+            out = []
+            self.placement_targets(seat, out)
+            out.append(A.SKIP)
             return out
         if d in (SKULLY_DRAW, STAR_DRAW, XB_USE, RAINBOW_DRAW, LAY_USE):
             return [A.USE, A.SKIP]
         if d == JUMBO_TARGET:
-            return [A.JUMBO + i for i in self._jumbo_targets(self.dnode)] + [A.SKIP]
+            return [A.JUMBO + i for i in _nodes(self._jumbo_targets(self.dnode))] + [A.SKIP]
         if d == RECALL:
-            return [A.RECALL + i for i in self._recall_targets(self.dnode)] + [A.SKIP]
+            return [A.RECALL + i for i in _nodes(self._recall_targets(self.dnode))] + [A.SKIP]
         if d == SHOVE:
             return [A.SHOVE + (i << 5) + j for i, j in self._shoves(self.dnode)] + [A.SKIP]
         if d == RECOVER:
@@ -351,23 +392,24 @@ class State:
             return [a for a, _ in self.chance_outcomes()]
         return []
 
-    def placement_targets(self, seat: int) -> list[int]:
+    def placement_targets(self, seat: int, listing: list[int] | None = None) -> list[int]:
         """Per troop (0 to 8), the nodes where ``seat`` may place one from its rack now, as a bitmask
         over node indices (0 for a troop not on the rack): the placements ``legal_actions`` lists,
-        for a reader that weighs them node by node (Hook's waiver included)."""
+        for a reader that weighs them node by node (Hook's waiver included). Given ``listing``, it
+        also appends those placements to it as actions, in the order ``legal_actions`` lists them."""
         out = [0] * 9
         rack = self.rack[seat]
         if not rack:
             return out
         b = self.b
         bases = b.base_mask
-        owned = self.owned
         topped = self.topped
         enemy = (1 - seat) << 4  # the enemy's tile of troop t is enemy | t
-        own = owned[seat] & bases
-        reach = self._reach(seat, own)[0] & ~b.hq_mask[seat]
-        # open to any troop: empty bases, own ones, the enemy H.Q. and bases topped by an enemy Kwak
-        free = (bases & ~(owned[0] | owned[1])) | own | b.hq_mask[1 - seat] | (topped[enemy | KWAK] & bases)
+        reach = self._reach(seat, self.owned[seat] & bases)[0] & ~b.hq_mask[seat]
+        # Open to any troop: the bases no enemy tile tops, the enemy H.Q. and bases topped by an enemy
+        # Kwak. (An enemy tile tops nothing else than bases, or this seat's own H.Q. once it is taken,
+        # and ``reach`` leaves that out: so the enemy's masks need no "& bases" below.)
+        free = (bases & ~self.owned[1 - seat]) | b.hq_mask[1 - seat] | topped[enemy | KWAK]
         allowed = b.allowed
         weaker = 0  # enemy-topped bases of the troops below ``above``: what the current troop covers
         above = 1
@@ -377,36 +419,32 @@ class State:
             if troop == last:
                 continue
             last = troop
-            while above < troop and above < KWAK:  # Kwak covers all seven, and is covered by all
-                weaker |= topped[enemy | above] & bases
+            while above < troop:  # (Kwak, 8, covers all seven, and is covered by all)
+                weaker |= topped[enemy | above]
                 above += 1
             m = (free | weaker) & allowed[troop]
             if troop == HOOK:  # its waiver: any base but a laser one, connected or not
-                out[troop] = m & (reach | (bases & ~b.nullify_mask))
+                m &= reach | (bases & ~b.nullify_mask)
             else:
-                out[troop] = m & reach
+                m &= reach
+            out[troop] = m
+            if listing is not None:
+                key = troop << 10
+                while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
+                    if m & 255:
+                        listing += _PLACE_CHUNKS[key | (m & 255)]
+                    m >>= 8
+                    key += 256
         return out
 
-    def _placements(self, seat: int) -> list[int]:
-        out: list[int] = []
-        targets = self.placement_targets(seat)
-        for troop in range(1, 9):
-            m = targets[troop]
-            key = troop << 10
-            while m:  # whole bytes of the mask at a time (see _PLACE_CHUNKS)
-                if m & 255:
-                    out += _PLACE_CHUNKS[key | (m & 255)]
-                m >>= 8
-                key += 256
-        return out
+    # Jumbo's and the tower's targets as node masks: the rules mostly ask only whether there are any.
+    def _jumbo_targets(self, at: int) -> int:
+        return self.b.adj[at] & self.owned[1 - self.turn]
 
-    def _jumbo_targets(self, at: int) -> list[int]:
-        return _nodes(self.b.adj[at] & self.owned[1 - self.turn])
-
-    def _recall_targets(self, tower: int) -> list[int]:
+    def _recall_targets(self, tower: int) -> int:
         if self.hand_size(self.turn) >= RACK_LIMIT:
-            return []
-        return _nodes(self.owned[self.turn] & self.b.base_mask & ~(1 << tower))
+            return 0
+        return self.owned[self.turn] & self.b.base_mask & ~(1 << tower)
 
     def _shoves(self, bridge: int) -> list[tuple[int, int]]:
         enemy = 1 - self.turn
@@ -466,11 +504,10 @@ class State:
     def apply_unchecked(self, action: int) -> None:
         """Play an action already known to be legal (bots and playouts)."""
         self.ply += 1
-        d = self.decision
         seat = self.turn
         if A.PLACE <= action < A.PLACE_END:  # the most frequent action first
             troop, i = (action - A.PLACE) >> 5, action & 31
-            self._take_from_rack(seat, troop)
+            self._take(self.rack[seat], (seat << 4) | troop)
             self._place(seat, troop, i)
         elif action == A.DRAW:
             self._draw(seat, 2)
@@ -478,6 +515,7 @@ class State:
         elif action == A.SKIP:
             self._next_base_effect()
         elif action == A.USE:
+            d = self.decision
             if d == SKULLY_DRAW:
                 self._draw(seat, 2)
             elif d in (STAR_DRAW, RAINBOW_DRAW):
@@ -495,21 +533,22 @@ class State:
             i = action - A.JUMBO
             self.discard.append(self.stacks[i][-1])
             self.set_stack(i, self.stacks[i][:-1])
-            if not self._after_change((i,)):
+            if not (self._claim(i) and self._medal_win()):
                 self._next_base_effect()
         elif A.RECALL <= action < A.RECALL_END:
             i = action - A.RECALL
             t = self.stacks[i][-1]
             self.set_stack(i, self.stacks[i][:-1])
             self._to_rack(seat, t, public=True)
-            if not self._after_change((i,)):
+            if not (self._claim(i) and self._medal_win()):
                 self._next_base_effect()
         elif A.SHOVE <= action < A.SHOVE_END:
             i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
             t = self.stacks[i][-1]
             self.set_stack(i, self.stacks[i][:-1])
             self.set_stack(j, self.stacks[j] + (t,))
-            if not self._after_change((i, j)):
+            took = self._claim(i)
+            if not ((self._claim(j) or took) and self._medal_win()):
                 self._next_base_effect()
         elif A.RECOVER <= action < A.RECOVER_END:
             t = (seat << 4) | (action - A.RECOVER)
@@ -532,16 +571,13 @@ class State:
             self.public[seat].append(t)
             self.public[seat].sort()
 
-    def _take_from_rack(self, seat: int, troop: int) -> None:
-        t = (seat << 4) | troop
-        rack = self.rack[seat]
-        rack.remove(t if t in rack else seat << 4)  # an unknown tile is revealed as it is played
-        self._forget_public(seat, t)
-
-    def _forget_public(self, seat: int, t: int) -> None:
-        # The tile left the rack in plain view; whether it was the seen copy is unknown, so forget one.
-        if t in self.public[seat]:
-            self.public[seat].remove(t)
+    def _take(self, zone: list[int], t: int) -> None:
+        """Tile ``t`` leaves ``zone`` (its owner's standing or laid tiles) in plain view: an unknown tile
+        there is revealed as ``t``, and one seen copy of ``t`` is forgotten (which one left is unknown)."""
+        zone.remove(t if t in zone else t & ~15)  # t & ~15: its owner's unknown tile
+        public = self.public[t >> 4]
+        if t in public:
+            public.remove(t)
 
     def _place(self, seat: int, troop: int, i: int) -> None:
         b = self.b
@@ -549,7 +585,7 @@ class State:
         if (b.hq_mask[1 - seat] >> i) & 1:
             self._finish(seat, HQ)
             return
-        if self._after_change((i,)):
+        if self._claim(i) and self._medal_win():
             return
         if (b.effect_mask >> i) & 1:  # a special base that acts after the placement
             self.queue.append((i, len(self.stacks[i])))
@@ -565,7 +601,7 @@ class State:
                 return
         elif troop == CAPN:
             # a rack with unknown tiles (an online peer's view) might place: its owner skips if not
-            if self._placements(seat) or (seat << 4) in self.rack[seat]:
+            if self._may_place(seat) or (seat << 4) in self.rack[seat]:
                 self.decision = EXTRA
                 return
         elif troop == JUMBO:
@@ -575,7 +611,10 @@ class State:
         elif troop == XB42 and self.hand_size(1 - seat):
             self.decision = XB_USE
             return
-        self._next_base_effect()
+        if self.queue:
+            self._next_base_effect()
+        else:  # (the usual case: no special base acts, the turn ends)
+            self._end_turn()
 
     def _next_base_effect(self) -> None:
         """Troop effects are over: each placement on a special base this turn gives one effect, in the
@@ -602,9 +641,7 @@ class State:
     def _picked(self, victim: int, troop: int, laid: int) -> None:
         t = (victim << 4) | troop
         if self.decision == XB_PICK:
-            zone = self.laid[victim] if laid else self.rack[victim]
-            zone.remove(t if t in zone else victim << 4)
-            self._forget_public(victim, t)
+            self._take(self.laid[victim] if laid else self.rack[victim], t)
             self.discard.append(t)
             self._next_base_effect()
         else:
@@ -614,29 +651,31 @@ class State:
             self.laid[victim].sort()
             self._next_base_effect()
 
-    def _after_change(self, nodes: Sequence[int]) -> bool:
-        """Claim every region the change completed, for whoever completed it; True if that won."""
-        b = self.b
-        owned = self.owned
+    def _claim(self, i: int) -> bool:
+        """Claim every region a change at node index ``i`` completed; True if it claimed any. Such a
+        region holds ``i``, so only the seat that now tops ``i`` can have completed one."""
+        st = self.stacks[i]
+        if not st:
+            return False
+        seat = st[-1] >> 4
+        held = self.owned[seat]
+        region_mask = self.b.region_mask
         claimed = self.claimed
         took = False
-        for i in nodes:
-            for k in b.regions_of[i]:
-                if claimed[k] >= 0:
-                    continue
-                mask = b.region_mask[k]
-                if owned[0] & mask == mask:
-                    claimed[k] = 0
-                elif owned[1] & mask == mask:
-                    claimed[k] = 1
-                else:
-                    continue
+        for k in self.b.regions_of[i]:
+            mask = region_mask[k]
+            if held & mask == mask and claimed[k] < 0:
+                claimed[k] = seat
                 took = True
-        if took:
-            for seat in (self.turn, 1 - self.turn):  # the acting seat first (rules.md ruling 24)
-                if self.medals(seat) >= b.objective[seat]:
-                    self._finish(seat, MEDALS)
-                    return True
+        return took
+
+    def _medal_win(self) -> bool:
+        """After a claim: end the game if a seat reached its objective (the acting seat first, rules.md
+        ruling 24); True if that happened."""
+        for seat in (self.turn, 1 - self.turn):
+            if self.medals(seat) >= self.b.objective[seat]:
+                self._finish(seat, MEDALS)
+                return True
         return False
 
     def _end_turn(self) -> None:

@@ -37,12 +37,14 @@ def test_sparring_is_a_level_for_measuring_not_on_the_players_ladder():
 @pytest.mark.parametrize("first_game", [False, True])
 @pytest.mark.parametrize("terrain", TERRAIN_IDS)
 def test_it_plays_legal_whole_games_on_every_terrain_and_mode(terrain, first_game):
-    """The referee checks every answer: an illegal action, a crash or a timeout would end the game as a forfeit."""
+    """The referee checks every answer: an illegal action, a crash or a timeout would end the game as a forfeit.
+    (Whether a decision hit the level's time cap is not asserted: on a loaded machine it can, and think times
+    are benchmarks, docs/benchmarks.md.)"""
     for seed, other in ((1, "greedy"), (2, "sparring")):
         s = State.new(terrain, first_game, seed=seed)
         result = referee(s, [make_bot("sparring", seed), make_bot(other, seed + 10)], random.Random(seed))
         assert result.reason in ENDINGS, (result.reason, result.detail)
-        assert result.think[0].decisions and result.think[0].capped == 0
+        assert result.think[0].decisions
 
 
 def _wins(s: State, a: int) -> bool:

@@ -78,7 +78,7 @@ class Timed(Bot):
 def level_params(name: str) -> dict[str, Any]:
     lv = level(name)
     return {"simulations": lv.simulations, "width": lv.width, "depth": lv.depth, "explore": lv.explore,
-            "prior": lv.prior, "scale": lv.scale, "judge": lv.judge, "root": lv.root}
+            "prior": lv.prior, "scale": lv.scale, "judge": lv.judge}
 
 
 def match(params: dict[str, Any], opponent: dict[str, Any], deals: int, seed: int,

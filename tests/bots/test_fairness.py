@@ -53,8 +53,7 @@ def _bots(seed: int) -> list[Bot]:
             SearchBot(seed, simulations=60, budget_s=600, width=8), SearchBot(seed, simulations=40, budget_s=600),
             SearchBot(seed, simulations=50, budget_s=600, width=12, prior=1.0, scale=14.0),
             SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="fitted"),
-            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert"),
-            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert", root="turn")]
+            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert")]
 
 
 @pytest.mark.parametrize("seed", range(6))

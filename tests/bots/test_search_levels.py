@@ -54,8 +54,8 @@ def test_search_parameters_reach_the_bot_from_the_levels_table():
     for name in ("easy", "medium", "expert", "expert-1", "expert-fitted"):
         lv, bot = level(name), make_bot(name, 1)
         assert isinstance(bot, SearchBot)
-        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale, bot.judge, bot.root) == (
-            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge, lv.root)
+        assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale, bot.judge) == (
+            lv.simulations, lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge)
     assert (level("expert-1").prior, level("expert-1").scale) == (0.0, 20.0)  # the first expert had neither
 
 
@@ -125,24 +125,6 @@ def test_the_expert_judge_waits_for_a_turn_to_start_and_reads_the_seat_that_has_
     p = 1 / (1 + math.exp(-E.score(start, just, w)))
     assert blue == pytest.approx(p if just == 0 else 1 - p)
     assert blue != pytest.approx(SearchBot(1, judge="fitted")._cutoff(start))
-
-
-def test_the_turn_root_searches_the_actions_that_begin_the_best_turns():
-    s = _greedy_positions("cemetery", 7, [13])[13]
-    obs = observation(s, s.actor)
-    w = E.weights(E.EXPERT_FILE).per_terrain["cemetery"]
-    ranked = E.turn_values(obs, w)
-    assert sorted(a for _, a in ranked) == sorted(obs.legal_actions())
-    assert [v for v, _ in ranked] == sorted((v for v, _ in ranked), reverse=True)
-    bot = SearchBot(1, width=3, judge="expert", root="turn")
-    assert list(bot._candidates(obs)[0]) == [a for _, a in ranked[:3]]
-    greedy = SearchBot(1, width=3, judge="expert")
-    assert list(greedy._candidates(obs)[0]) == [a for _, a in sorted(H.greedy_scores(obs), reverse=True)[:3]]
-    with pytest.raises(ValueError, match="unknown root 'all'"):
-        SearchBot(1, root="all")
-    row = {"name": "x", "kind": "search", "label": "X", "description": "x", "simulations": 10, "root": "all"}
-    with pytest.raises(ValueError, match=r"^levels.json: level 'x': unknown root 'all' \(one of: greedy, turn\)$"):
-        _level(row)
 
 
 def test_a_strong_prior_steers_the_root_toward_the_greedy_evaluation_s_favourite():

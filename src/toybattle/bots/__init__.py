@@ -7,7 +7,7 @@ The API (small and stable; the app and lessons build on it)::
                                  # random, greedy, easy, medium, expert
     lv.label, lv.description     # for a menu ("Medium", "Searches about three hundred ...")
     lv.budget_s, lv.simulations  # its time cap per move and simulation count (0: not a search)
-    lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge, lv.root  # a search level's other parameters
+    lv.width, lv.depth, lv.explore, lv.prior, lv.scale, lv.judge  # a search level's other parameters
     FROZEN                       # levels kept unchanged for measuring: expert-1 (expert as first
                                  # released), expert-fitted (a candidate: expert-1 with judge "fitted")
                                  # and sparring (a beam search over whole turns, beam.py)
@@ -35,7 +35,7 @@ from importlib import resources
 from typing import Any
 
 from .beam import BeamBot
-from .players import JUDGES, ROOTS, Bot, GreedyBot, RandomBot, SearchBot
+from .players import JUDGES, Bot, GreedyBot, RandomBot, SearchBot
 
 KINDS = ("random", "greedy", "search", "beam")
 
@@ -54,7 +54,6 @@ class Level:
     prior: float = 0.0  # weight of the greedy evaluation's progressive bias in the root's selection (0: none)
     scale: float = 20.0  # evaluation points that squash into a win chance of about 73% (> 0)
     judge: str = "heuristic"  # what judges a cut-off playout: heuristic (hand-written), fitted or expert (evaluate.py)
-    root: str = "greedy"  # how the root's width actions are chosen: greedy (one step) or turn (the best turn's end)
 
 
 def _level(row: Any) -> Level:
@@ -70,8 +69,6 @@ def _level(row: Any) -> Level:
     numbers_ok = numbers_ok and lv.scale > 0
     if lv.judge not in JUDGES:
         raise ValueError(f"levels.json: level {lv.name!r}: unknown judge {lv.judge!r} (one of: {', '.join(JUDGES)})")
-    if lv.root not in ROOTS:
-        raise ValueError(f"levels.json: level {lv.name!r}: unknown root {lv.root!r} (one of: {', '.join(ROOTS)})")
     if lv.kind not in KINDS or not numbers_ok or (lv.kind == "search") != (lv.simulations > 0):
         raise ValueError(f"levels.json: level {lv.name!r}: bad kind or numbers")
     return lv
@@ -116,7 +113,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         bot = BeamBot(seed, width=lv.width, budget_s=lv.budget_s)
     else:
         bot = SearchBot(seed, simulations=lv.simulations, budget_s=lv.budget_s, width=lv.width, depth=lv.depth,
-                        explore=lv.explore, prior=lv.prior, scale=lv.scale, judge=lv.judge, root=lv.root)
+                        explore=lv.explore, prior=lv.prior, scale=lv.scale, judge=lv.judge)
     bot.level = lv.name
     return bot
 

@@ -225,38 +225,6 @@ def settle(s: State) -> None:
         s.apply_unchecked(max(s.chance_outcomes(), key=lambda o: (o[1], -o[0]))[0])
 
 
-def turn_values(obs: State, w: tuple[float, ...], width: int = 4) -> list[tuple[float, int]]:
-    """(value, first decision) for every legal decision of the seat to move, best first: the value is the
-    best score at the end of the turn it begins, over a beam of ``width`` positions kept after each
-    decision (as the sparring bot searches); a decision whose every continuation left the beam is ranked
-    after those, by the score of the position right after it."""
-    seat = obs.actor
-    best: dict[int, float] = {}
-    first_step: dict[int, float] = {}
-    frontier: list[tuple[State, int]] = [(obs, -1)]
-    while frontier:
-        going: list[tuple[float, State, int]] = []
-        for s, first in frontier:
-            for a in s.legal_actions():
-                t = s.copy()
-                t.apply_unchecked(a)
-                settle(t)
-                f = a if first < 0 else first
-                v = score(t, seat, w)
-                if first < 0:
-                    first_step[f] = v
-                if t.over or t.turn != seat:
-                    if v > best.get(f, -math.inf):
-                        best[f] = v
-                else:
-                    going.append((v, t, f))
-        going.sort(key=lambda g: g[0], reverse=True)
-        frontier = [(t, f) for _, t, f in going[:width]]
-    ranked = sorted(((v, a) for a, v in best.items()), reverse=True)
-    rest = sorted(((v, a) for a, v in first_step.items() if a not in best), reverse=True)
-    return ranked + [(-math.inf, a) for _, a in rest]
-
-
 __all__ = ["DATA_FILE", "EXPERT_FILE", "FEATURES", "FEATURES_PLUS", "MEDAL_FEATURES", "N_FEATURES", "Weights",
            "WeightsError", "features", "features_plus", "medal_features", "parse_weights", "read_weights", "score",
-           "settle", "turn_values", "weights"]
+           "settle", "weights"]

@@ -26,9 +26,6 @@ from . import heuristic as H
 # weights (data/expert.json, more features) where they were fitted: the playout runs on to the next turn's
 # start and is read for the seat that has just played ("expert")
 JUDGES = ("heuristic", "fitted", "expert")
-# how the root's ``width`` actions are chosen: by the greedy evaluation of the position right after each, or
-# by the best end of the turn each begins (evaluate.turn_values: the sparring bot's beam, the judge's weights)
-ROOTS = ("greedy", "turn")
 
 
 def time_limit(budget_s: float) -> float:
@@ -118,14 +115,11 @@ class SearchBot(Bot):
 
     def __init__(self, seed: int | None = None, simulations: int = 1000, budget_s: float = 1.0,
                  width: int = 0, explore: float = 0.7, depth: int = 12, prior: float = 0.0, scale: float = 20.0,
-                 judge: str = "heuristic", root: str = "greedy"):
+                 judge: str = "heuristic"):
         super().__init__(seed)
         if judge not in JUDGES:
             raise ValueError(f"unknown judge {judge!r} (one of: {', '.join(JUDGES)})")
-        if root not in ROOTS:
-            raise ValueError(f"unknown root {root!r} (one of: {', '.join(ROOTS)})")
         self.judge = judge
-        self.root = root
         self._seat = 0  # the searching seat, set at each search: the fitted judge reads features for it
         self.depth = depth
         self.simulations = simulations
@@ -149,12 +143,9 @@ class SearchBot(Bot):
         scored = sorted(H.greedy_scores(obs), reverse=True)
         if scored[0][0] >= H.WIN:
             return {scored[0][1]: 0.0}, scored[0][1]
-        if self.root == "turn":
-            greedy = {a: v for v, a in scored}
-            scored = [(greedy[a], a) for _, a in E.turn_values(obs, self._weights().per_terrain[obs.b.terrain.id])]
         if self.width and len(scored) > self.width:
             scored = scored[:self.width]
-        best = max(v for v, _ in scored)
+        best = scored[0][0]
         # the best action's bias is ``prior``; one an evaluation step of ``scale`` worse gets about half
         return {a: self.prior * 2.0 * _squash((v - best) / self.scale) for v, a in scored}, None
 

@@ -222,3 +222,21 @@ def test_it_plays_through_the_engine_protocol():
     answer = [x for x in out.stdout.splitlines() if x.startswith("action ")]
     assert answer and actions.parse(answer[0][7:], s.b) in s.legal_actions()
     assert "id name toybattle (sparring)" in out.stdout
+
+
+def test_the_medal_features_tell_the_seat_s_own_medals_from_the_enemy_s():
+    """Greedy plays Castle Field until one seat leads on medals: each seat reads its own shortfall first."""
+    rng = random.Random(5)
+    s = State.new("castle", seed=5)
+    bot = make_bot("greedy", 5)
+    while not s.over and s.medals(0) == s.medals(1):
+        if s.is_chance:
+            outs = s.chance_outcomes()
+            s.apply_unchecked(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
+        else:
+            s.apply_unchecked(bot.choose(observation(s, s.actor)))
+    assert not s.over and s.medals(0) != s.medals(1)
+    short = [s.b.objective[k] - s.medals(k) for k in (0, 1)]
+    for seat in (0, 1):
+        own, enemy, _, _ = E.medal_features(s, seat)
+        assert (own, enemy) == (short[seat], short[1 - seat])

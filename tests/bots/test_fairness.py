@@ -8,7 +8,9 @@ import pytest
 from toybattle.bots import LEVELS, make_bot
 from toybattle.bots.arena import referee
 from toybattle.bots.players import Bot, SearchBot
+from toybattle.bots.reply import ReplyBot
 from toybattle.rules import TERRAIN_IDS, State, observation
+from toybattle.rules.state import TURN
 
 
 def _midgame(terrain: str, seed: int, plies: int, first_game: bool = False) -> State:
@@ -53,7 +55,13 @@ def _bots(seed: int) -> list[Bot]:
             SearchBot(seed, simulations=60, budget_s=600, width=8), SearchBot(seed, simulations=40, budget_s=600),
             SearchBot(seed, simulations=50, budget_s=600, width=12, prior=1.0, scale=14.0),
             SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="fitted"),
-            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert")]
+            SearchBot(seed, simulations=50, budget_s=600, width=8, depth=3, judge="expert"),
+            ReplyBot(seed, candidates=3, samples=2, budget_s=600), _uncapped(make_bot("expert", seed))]
+
+
+def _uncapped(bot: Bot) -> Bot:
+    bot.budget_s = 600  # its work alone ends the search: no time cap can make two runs differ
+    return bot
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -142,6 +150,18 @@ def test_search_bots_answer_legal_actions_with_tiny_budgets():
         assert bot.choose(obs) in s.legal_actions()
 
 
+def test_the_reply_search_answers_legal_actions_everywhere():
+    """Mid-turn decisions included: Cap'n's extra tile, draws, Jumbo, base effects, on every terrain and mode."""
+    bot = ReplyBot(5, candidates=2, samples=1, budget_s=600)
+    decisions = set()
+    for n, s in enumerate(_positions(2000, seed=14)):
+        if n % 10 and s.decision == TURN:
+            continue
+        decisions.add(s.decision)
+        assert bot.choose(observation(s, s.actor)) in s.legal_actions()
+    assert len(decisions) >= 8
+
+
 @pytest.mark.parametrize("judge", ["fitted", "expert"])
 def test_a_fitted_judge_search_answers_legal_actions_everywhere(judge):
     bot = SearchBot(4, simulations=6, budget_s=600, width=4, depth=2, judge=judge)
@@ -186,7 +206,7 @@ def _winning_positions(count: int):
 def test_every_level_takes_an_immediate_win_and_says_so():
     positions = _winning_positions(10)
     assert len(positions) == 10
-    bots = [make_bot("greedy", 1), SearchBot(1, simulations=30, budget_s=600, width=4)]
+    bots = [make_bot("greedy", 1), SearchBot(1, simulations=30, budget_s=600, width=4), make_bot("expert", 1)]
     for s in positions:
         for bot in bots:
             obs = observation(s, s.actor)

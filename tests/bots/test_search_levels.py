@@ -51,7 +51,7 @@ def test_expert_1_plays_exactly_as_first_released():
 
 
 def test_search_parameters_reach_the_bot_from_the_levels_table():
-    for name in ("easy", "medium", "expert", "expert-1", "expert-fitted"):
+    for name in ("easy", "medium", "expert-1", "expert-2", "expert-fitted"):
         lv, bot = level(name), make_bot(name, 1)
         assert isinstance(bot, SearchBot)
         assert (bot.simulations, bot.width, bot.depth, bot.explore, bot.prior, bot.scale, bot.judge) == (

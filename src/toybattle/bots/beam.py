@@ -13,11 +13,63 @@ its most likely outcome, a tile the bot cannot see.
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections.abc import Iterator
 
 from ..rules import State
 from . import evaluate as E
 from .players import Bot
+
+
+class TurnBeam:
+    """The beam over the rest of one seat's turn: after each decision the ``width`` positions that score best
+    for ``seat`` (ties broken by ``rng``) go on. ``n`` counts the positions scored; ``capped`` says whether a
+    deadline cut the beam short."""
+
+    def __init__(self, seat: int, w: tuple[float, ...], width: int, rng: random.Random):
+        self.seat = seat
+        self.w = w
+        self.width = width
+        self.rng = rng
+        self.n = 0
+        self.capped = False
+
+    def ends(self, s: State, deadline: float = math.inf) -> Iterator[tuple[float, float, tuple[int, ...], State]]:
+        """Every position where the turn has passed (or the game ended) that the beam reaches from ``s``:
+        (score, tie-break, the seat's decisions from ``s``, the position), chance played by its most likely
+        outcome."""
+        seat, w, rng = self.seat, self.w, self.rng
+        frontier: list[tuple[State, tuple[int, ...]]] = [(s, ())]
+        while frontier:
+            going: list[tuple[float, float, State, tuple[int, ...]]] = []
+            for u, path in frontier:
+                for a in u.legal_actions():
+                    t = u.copy()
+                    t.apply_unchecked(a)
+                    E.settle(t)
+                    v = E.score(t, seat, w)
+                    self.n += 1
+                    tie = rng.random()
+                    if t.over or t.turn != seat:
+                        yield v, tie, path + (a,), t
+                    else:
+                        going.append((v, tie, t, path + (a,)))
+            if time.perf_counter() > deadline:
+                self.capped = bool(going)
+                return
+            going.sort(key=lambda g: (g[0], g[1]), reverse=True)
+            frontier = [(t, path) for _, _, t, path in going[:self.width]]
+
+    def best(self, s: State) -> State:
+        """The end of the turn the beam likes best (``s`` itself if the seat is not to decide)."""
+        top: tuple[float, float, State] | None = None
+        for v, tie, _, t in self.ends(s):
+            if top is None or (v, tie) > top[:2]:
+                top = (v, tie, t)
+                if v == math.inf:
+                    break
+        return s if top is None else top[2]
 
 
 class BeamBot(Bot):
@@ -39,41 +91,16 @@ class BeamBot(Bot):
         self.last_info = {"positions": 0.0, "seconds": 0.0, "capped": 0.0}
         if len(legal) == 1:
             return legal[0]
-        a, n, capped = self._search(obs, legal, t0 + budget)
-        self.last_info = {"positions": float(n), "seconds": time.perf_counter() - t0, "capped": float(capped)}
-        return a
-
-    def _search(self, obs: State, legal: list[int], deadline: float) -> tuple[int, int, bool]:
-        """(best first decision, positions scored, whether the time cap cut the search short)."""
-        seat = obs.actor
-        w = self.weights.per_terrain[obs.b.terrain.id]
-        rng = self.rng
+        beam = TurnBeam(obs.actor, self.weights.per_terrain[obs.b.terrain.id], self.width, self.rng)
         best = (-math.inf, 0.0, legal[0])
-        frontier: list[tuple[State, int]] = [(obs, -1)]
-        n = 0
-        while frontier:
-            going: list[tuple[float, float, State, int]] = []
-            for s, first in frontier:
-                for a in s.legal_actions():
-                    t = s.copy()
-                    t.apply_unchecked(a)
-                    E.settle(t)
-                    f = a if first < 0 else first
-                    v = E.score(t, seat, w)
-                    n += 1
-                    key = (v, rng.random(), f)
-                    if t.over or t.turn != seat:
-                        if key > best:
-                            best = key
-                            if v == math.inf:
-                                return f, n, False
-                    else:
-                        going.append((v, key[1], t, f))
-            if time.perf_counter() > deadline:
-                return best[2], n, bool(going)
-            going.sort(key=lambda g: (g[0], g[1]), reverse=True)
-            frontier = [(t, f) for _, _, t, f in going[:self.width]]
-        return best[2], n, False
+        for v, tie, path, _ in beam.ends(obs, t0 + budget):
+            if (v, tie, path[0]) > best:
+                best = (v, tie, path[0])
+                if v == math.inf:
+                    break
+        self.last_info = {"positions": float(beam.n), "seconds": time.perf_counter() - t0,
+                          "capped": float(beam.capped)}
+        return best[2]
 
 
-__all__ = ["BeamBot"]
+__all__ = ["BeamBot", "TurnBeam"]

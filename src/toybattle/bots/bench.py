@@ -51,7 +51,7 @@ def measure(positions: list[State], names: list[str] | None = None) -> dict[str,
             times.append(time.perf_counter() - t0)
             if isinstance(bot, SearchBot):
                 sims.append(bot.last_info.get("simulations", 0))
-            elif "positions" in bot.last_info:  # the sparring bot: positions scored (its work, not the load's)
+            elif "positions" in bot.last_info:  # beam and reply levels: positions scored (their work, not the load's)
                 sims.append(bot.last_info["positions"])
         rows[lv.name] = {"budget_s": lv.budget_s, "median_s": statistics.median(times), "max_s": max(times),
                          "median_simulations": statistics.median(sims) if sims else None}
@@ -72,7 +72,7 @@ def main() -> None:
         print(json.dumps(r, indent=1))
         return
     for name, row in r["levels"].items():
-        work = "positions scored" if level(name).kind == "beam" else "simulations"
+        work = "simulations" if level(name).kind == "search" else "positions scored"
         sims = f", {row['median_simulations']:.0f} {work}" if row["median_simulations"] is not None else ""
         print(f"{name:<8} budget {row['budget_s']:.1f} s: median {1000 * row['median_s']:.1f} ms, "
               f"max {1000 * row['max_s']:.0f} ms{sims}")

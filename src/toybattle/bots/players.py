@@ -147,7 +147,7 @@ class SearchBot(Bot):
             scored = scored[:self.width]
         best = scored[0][0]
         # the best action's bias is ``prior``; one an evaluation step of ``scale`` worse gets about half
-        return {a: self.prior * 2.0 * _squash((v - best) / self.scale) for v, a in scored}, None
+        return {a: self.prior * 2.0 * squash((v - best) / self.scale) for v, a in scored}, None
 
     def _search(self, obs: State, budget_s: float) -> tuple[int, str]:
         t0 = time.perf_counter()
@@ -248,7 +248,7 @@ class SearchBot(Bot):
         if self.judge == "heuristic":
             return H.win_chance(s, 0, self.scale)
         seat = self._seat if self.judge == "fitted" else 1 - s.turn
-        p = _squash(E.score(s, seat, self._weights().per_terrain[s.b.terrain.id]))
+        p = squash(E.score(s, seat, self._weights().per_terrain[s.b.terrain.id]))
         return p if seat == 0 else 1.0 - p
 
     def _weights(self) -> E.Weights:
@@ -274,7 +274,7 @@ def _heuristic(s: State) -> float:
     return H.win_chance(s, 0)
 
 
-def _squash(x: float) -> float:
+def squash(x: float) -> float:
     """The logistic function, safe for any ``x``."""
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
@@ -291,4 +291,4 @@ def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, dept
     return n / (time.perf_counter() - t0)
 
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "simulations_per_second"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "simulations_per_second", "squash"]

@@ -67,7 +67,7 @@ def decisions(level: str, positions: int, hashes: dict[str, hashlib._Hash]) -> N
                 bot = make_bot(level, seed=s.ply)
                 bot.budget_s = 1e6
                 a = bot.choose(obs)
-                work = bot.last_info.get("simulations"), bot.last_info.get("positions")  # search, sparring
+                work = bot.last_info.get("simulations"), bot.last_info.get("positions")  # search; sparring, expert
                 hashes[level].update(repr((a, work)).encode())
                 done += 1
             s.apply(mover.choose(obs))
@@ -75,13 +75,14 @@ def decisions(level: str, positions: int, hashes: dict[str, hashlib._Hash]) -> N
 
 def main() -> None:
     names = ("legal", "position", "refusal", "chance", "observation", "determinize", "evaluate", "result",
-             "greedy", "easy", "medium", "sparring")
+             "greedy", "easy", "medium", "sparring", "expert")
     hashes = {n: hashlib.sha256() for n in names}
     plies = sum(random_games(t, fg, hashes) for t in TERRAIN_IDS for fg in (False, True))
     decisions("greedy", 60, hashes)
     decisions("easy", 12, hashes)
     decisions("medium", 3, hashes)
     decisions("sparring", 60, hashes)
+    decisions("expert", 12, hashes)
     print(json.dumps({"build": build(), "plies": plies, **{n: h.hexdigest() for n, h in hashes.items()}}))
 
 

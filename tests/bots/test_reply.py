@@ -13,8 +13,9 @@ import pytest
 from toybattle.bots import LEVELS, _level, level, make_bot
 from toybattle.bots.arena import referee
 from toybattle.bots.beam import BeamBot, TurnBeam
+from toybattle.bots.engine import Engine
 from toybattle.bots.reply import ReplyBot
-from toybattle.rules import TERRAIN_IDS, State, observation
+from toybattle.rules import TERRAIN_IDS, State, observation, parse_action, position_text
 from toybattle.rules.state import HQ, MEDALS, STUCK, TURN
 
 ENDINGS = (HQ, MEDALS, STUCK)
@@ -151,3 +152,14 @@ def test_the_turn_beam_lists_only_ends_of_the_seat_s_turn():
     for _, _, path, t in ends:
         assert t.over or t.turn != seat
         assert path[0] in obs.legal_actions()
+
+
+def test_through_the_engine_protocol_it_reports_its_work_and_plays_a_legal_action():
+    obs = _decisions("cemetery", 8, 1)[0]
+    e = Engine("expert", seed=1)
+    lines = ["newgame seed 4", "position", *position_text(obs).splitlines(), "end", "go"]
+    out = [x for line in lines for x in e.handle(line)]
+    info, action = out[-2].split(), out[-1]
+    assert info[:2] == ["info", "positions"] and int(info[2]) > 0 and info[-2] == "capped"  # (yes on a loaded machine)
+    assert 0.0 < float(info[info.index("winrate") + 1]) < 1.0
+    assert parse_action(action.removeprefix("action "), obs.b) in obs.legal_actions()

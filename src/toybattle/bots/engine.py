@@ -142,8 +142,9 @@ class Engine:
         a = self.bot.choose(obs, budget)
         info = self.bot.last_info
         out = []
-        if info.get("simulations"):
-            out.append(f"info simulations {info['simulations']:.0f} seconds {info['seconds']:.3f}"
+        work = "simulations" if info.get("simulations") else "positions" if info.get("positions") else ""
+        if work:  # a search's work: simulations (tree search) or positions scored (sparring, expert)
+            out.append(f"info {work} {info[work]:.0f} seconds {info['seconds']:.3f}"
                        f" winrate {info.get('win_rate', 0.0):.3f} capped {'yes' if info.get('capped') else 'no'}")
         return out + [f"action {action_text(a, obs.b)}"]
 

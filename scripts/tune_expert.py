@@ -11,8 +11,9 @@ compiled build for speed, at low priority, e.g.::
     nice -n 19 .venv-compiled/bin/python scripts/tune_expert.py --trials 12 --deals 9 --seed 1
 
 The study and every trial's result are printed as JSON lines; ``--out FILE`` keeps them.
-``--check LEVEL_OR_JSON`` instead plays one configuration (a level's name, or its parameters as
-JSON) against the opponent over ``--deals`` deals and prints its score with a 95% interval, deal
+``--check LEVEL_OR_JSON`` instead plays one configuration (a level's name, a tree search's parameters
+as JSON, or the expert's kind with other numbers: ``{"kind": "reply", "candidates": 8, "samples": 8}``)
+against the opponent over ``--deals`` deals and prints its score with a 95% interval, deal
 by deal as it goes.
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 from toybattle.bots import level, make_bot
 from toybattle.bots.arena import play_deal
 from toybattle.bots.players import Bot, SearchBot
+from toybattle.bots.reply import ReplyBot
 from toybattle.rules import State
 from toybattle.rules.terrain import TERRAIN_IDS
 
@@ -48,6 +50,20 @@ def uncapped(name: str) -> Bot:
         return search_bot(level_params(name), name)
     bot = make_bot(name)
     bot.budget_s = UNCAPPED_S
+    return bot
+
+
+def candidate(params: dict[str, Any]) -> Bot:
+    """The bot ``--check`` plays: a level ({"level": NAME}), the expert's kind with other numbers ({"kind":
+    "reply", "candidates": ..., "samples": ..., "width": ..., "reply_width": ...}), or a tree search's
+    parameters; its time cap out of reach."""
+    if "level" in params:
+        bot = uncapped(params["level"])
+    elif params.get("kind") == "reply":
+        bot = ReplyBot(None, budget_s=UNCAPPED_S, **{k: v for k, v in params.items() if k != "kind"})
+    else:
+        bot = search_bot(params, "candidate")
+    bot.level = "candidate"
     return bot
 
 
@@ -96,8 +112,8 @@ def check(spec: str, opponent: str, deals: int, seed: int, terrain: str = "all",
     """One configuration against the opponent level, deal by deal on standard error, then its score.
     Deals ``first`` .. ``first + deals - 1`` of the seed (so that runs can share one seed's deals), on
     ``terrain`` or every terrain in turn; ``records`` keeps every game as a .tbr record."""
-    params = level_params(spec) if not spec.lstrip().startswith("{") else json.loads(spec)
-    bots = (Timed(search_bot(params, "candidate")), Timed(uncapped(opponent)))
+    params = {"level": spec} if not spec.lstrip().startswith("{") else json.loads(spec)
+    bots = (Timed(candidate(params)), Timed(uncapped(opponent)))
     scores: list[float] = []
     by_terrain: dict[str, list[float]] = {}
     ends: dict[str, int] = {}

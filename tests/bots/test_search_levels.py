@@ -179,3 +179,18 @@ def test_the_tuning_script_checks_against_the_sparring_bot_on_one_terrain_and_mo
     bad = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", small,
                           "--terrain", "moon"], capture_output=True, text=True, env=env, timeout=600)
     assert bad.returncode == 2 and "unknown terrain 'moon'" in bad.stderr
+
+
+def test_the_tuning_script_checks_the_expert_s_kind_with_other_numbers_and_any_level_by_name():
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+    small = json.dumps({"kind": "reply", "candidates": 2, "samples": 1, "reply_width": 1})
+    for spec, work in ((small, "positions"), ("greedy", None)):
+        r = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", spec, "--deals",
+                            "1", "--opponent", "sparring", "--terrain", "jungle", "--seed", "6"],
+                           capture_output=True, text=True, env=env, timeout=600)
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        assert out["games"] == 2 and sum(out["ends"].values()) == 2
+        mine = out["think_cpu_s"][0]
+        assert mine["decisions"] > 0 and (mine["median_simulations"] > 0) == (work is not None)

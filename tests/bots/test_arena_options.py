@@ -222,3 +222,20 @@ def test_an_engine_that_never_gets_ready_is_stopped_and_loses_cleanly(tmp_path):
         assert bot.proc is None and bot.name == "deaf"  # stopped, not reused half-started
     finally:
         bot.close()
+
+
+def test_the_arena_splits_the_score_by_terrain():
+    """Targets are set per terrain, so a match over several terrains reports each one's score and interval."""
+    run = _toybattle("arena", "greedy", "random", "--games", "8", "--terrain", "all", "--seed", "3", "--json")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    per = out["per_terrain"]
+    assert list(per) == ["castle", "pool", "clouds", "jungle"]
+    for terrain, row in per.items():
+        deals = [d["score"] for d in out["per_deal"] if d["terrain"] == terrain]
+        assert row["deals"] == len(deals) == 1 and row["games"] == 2 and row["score"] == deals[0]
+        assert row["score_low"] <= row["score"] <= row["score_high"]
+    text = _toybattle("arena", "greedy", "random", "--games", "4", "--terrain", "all", "--seed", "3")
+    assert text.returncode == 0, text.stderr
+    line = [x for x in text.stdout.splitlines() if x.startswith("score of greedy per terrain: ")]
+    assert line and "castle " in line[0] and "pool " in line[0] and "(2)" in line[0]

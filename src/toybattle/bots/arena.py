@@ -336,6 +336,18 @@ class MatchReport:
     def deal_scores(self) -> list[float]:
         return [d.score for d in self.deals]
 
+    def per_terrain(self) -> dict[str, dict[str, Any]]:
+        """A's score and its 95% interval on each terrain played (targets are set per terrain)."""
+        by: dict[str, list[float]] = {}
+        for d in self.deals:
+            by.setdefault(d.terrain, []).append(d.score)
+        out = {}
+        for terrain in (t for t in self.spec.terrains if t in by):
+            m, lo, hi = score_interval(by[terrain])
+            out[terrain] = {"deals": len(by[terrain]), "games": 2 * len(by[terrain]), "score": m, "score_low": lo,
+                            "score_high": hi}
+        return out
+
     def names(self) -> tuple[str, str]:
         """What the bots call themselves (an engine's 'id name'), told apart if they are the same."""
         a, b = self.deals[0].names if self.deals else (self.spec.bot_a, self.spec.bot_b)
@@ -363,6 +375,7 @@ class MatchReport:
             "think_s": {"a": _think_summary(think[0]), "b": _think_summary(think[1])},
             "engine_time_s": self.spec.engine_time_s,
             "seconds": round(self.seconds, 1), "seed": self.spec.seed, "interrupted": self.interrupted,
+            "per_terrain": self.per_terrain(),
             "per_deal": [_deal_row(d, names) for d in self.deals],
         }
         if self.sprt:

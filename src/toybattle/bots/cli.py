@@ -223,6 +223,10 @@ def _print_summary(o: dict[str, Any]) -> None:
     print(f"Elo difference: {_fmt_elo(o['score'])} (95% interval {_fmt_elo(o['score_low'])} to "
           f"{_fmt_elo(o['score_high'])})")
     print("endings: " + ", ".join(f"{k}: {v}" for k, v in o["endings"].items()))
+    if len(o["per_terrain"]) > 1:
+        print(f"score of {a} per terrain: " + ", ".join(
+            f"{t} {100 * r['score']:.1f}% [{100 * r['score_low']:.1f}, {100 * r['score_high']:.1f}] ({r['games']})"
+            for t, r in o["per_terrain"].items()))
     print(_fmt_think(a, o["think_s"]["a"]))
     print(_fmt_think(b, o["think_s"]["b"]))
     if "sprt" in o:

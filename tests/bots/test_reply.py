@@ -92,14 +92,14 @@ def test_it_weighs_its_best_plans_after_the_reply_and_says_how_likely_it_wins():
     from the guesses, and the work (positions scored) covers every candidate on every guess."""
     for obs in _decisions("pool", 2, 4):
         bot = ReplyBot(1, candidates=4, samples=3, budget_s=600)
-        plans = bot._plans(obs)
+        plans, planned = bot._plans(obs)
         assert 1 < len(plans) <= 4 and len({p[0] for _, p in plans}) == len(plans)
         assert [v for v, _ in plans] == sorted((v for v, _ in plans), reverse=True)
         a, chance = bot._search(obs, 600)
         assert a in [p[0] for _, p in plans] and 0.0 <= chance <= 1.0
         assert bot.last_info["capped"] == 0.0 and bot.last_info["win_rate"] == chance
-        # three beams per guess at most; at least one (the reply) unless a plan ends the game
-        assert bot.last_info["positions"] >= len(plans) * 3
+        # the planning beam, then up to three beams per guess: at least the reply, unless a plan ends the game
+        assert bot.last_info["positions"] >= planned + len(plans) * 3
 
 
 def test_its_top_plan_matches_the_sparring_bot_s_choice_when_it_compares_one():

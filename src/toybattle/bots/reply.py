@@ -34,8 +34,8 @@ class ReplyBot(Bot):
 
     level = "reply"
 
-    def __init__(self, seed: int | None = None, width: int = 4, reply_width: int = 2, candidates: int = 6,
-                 samples: int = 4, budget_s: float = 1.0, weights: E.Weights | None = None):
+    def __init__(self, seed: int | None = None, width: int = 4, reply_width: int = 2, candidates: int = 8,
+                 samples: int = 8, budget_s: float = 1.8, weights: E.Weights | None = None):
         super().__init__(seed)
         self.width = width
         self.reply_width = reply_width
@@ -52,8 +52,8 @@ class ReplyBot(Bot):
         a, chance = self._search(obs, self.budget_s)
         why = H.explain(obs, a)
         if not math.isnan(chance):
-            why += f" (after the opponent's best replies on {self.samples} guesses of its tiles: " \
-                   f"about {round(chance * 100)}% to win)"
+            why += (f" (after the opponent's best replies on {self.samples} guesses of its tiles: "
+                    f"about {round(chance * 100)}% to win)")
         return a, why
 
     def _search(self, obs: State, budget_s: float) -> tuple[int, float]:
@@ -63,13 +63,13 @@ class ReplyBot(Bot):
         self.last_info = {"positions": 0.0, "seconds": 0.0, "capped": 0.0}
         if len(legal) == 1:
             return legal[0], math.nan
-        plans = self._plans(obs)
+        plans, positions = self._plans(obs)
         if len(plans) == 1:  # one way to go on, or a win now: nothing to weigh
             return plans[0][1][0], math.nan
         seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]
         sample = determinizer(obs)
         deadline = t0 + budget_s
-        best, positions, capped = (-1.0, plans[0][1][0]), 0, False
+        best, capped = (-1.0, plans[0][1][0]), False
         for _, path in plans:
             total, tried = 0.0, 0
             for k in seeds:
@@ -87,18 +87,18 @@ class ReplyBot(Bot):
                           "capped": float(capped), "win_rate": best[0]}
         return best[1], best[0]
 
-    def _plans(self, obs: State) -> list[tuple[float, tuple[int, ...]]]:
+    def _plans(self, obs: State) -> tuple[list[tuple[float, tuple[int, ...]]], int]:
         """The ``candidates`` best first decisions, each with the best way the beam found to finish the turn
-        after it, best first (a winning plan alone)."""
+        after it, best first (a winning plan alone); and the positions the beam scored."""
         beam = TurnBeam(obs.actor, self.weights.per_terrain[obs.b.terrain.id], self.width, self.rng)
         best: dict[int, tuple[float, float, tuple[int, ...]]] = {}
         for v, tie, path, _ in beam.ends(obs):
             if v == math.inf:
-                return [(v, path)]
+                return [(v, path)], beam.n
             if path[0] not in best or (v, tie) > best[path[0]][:2]:
                 best[path[0]] = (v, tie, path)
         ranked = sorted(best.values(), reverse=True)[:self.candidates]
-        return [(v, path) for v, _, path in ranked]
+        return [(v, path) for v, _, path in ranked], beam.n
 
     def _play_out(self, s: State, path: tuple[int, ...], me: int, rng: random.Random) -> tuple[float, int]:
         """``me``'s win chance after playing ``path`` on the guess ``s``, the opponent's reply and ``me``'s

@@ -77,7 +77,7 @@ def _level(row: Any) -> Level:
         type(getattr(lv, f)) is int for f in ("simulations", "width", "depth", "candidates", "samples", "reply_width"))
     if lv.judge not in JUDGES:
         raise ValueError(f"levels.json: level {lv.name!r}: unknown judge {lv.judge!r} (one of: {', '.join(JUDGES)})")
-    work = (lv.candidates, lv.samples, lv.reply_width)  # a reply level's own numbers, and only its
+    work = (lv.candidates, lv.samples, lv.reply_width)  # only a reply level has these, and it needs them all
     reply_ok = min(*work, lv.width) > 0 if lv.kind == "reply" else not any(work)
     if lv.kind not in KINDS or not numbers_ok or not reply_ok or (lv.kind == "search") != (lv.simulations > 0):
         raise ValueError(f"levels.json: level {lv.name!r}: bad kind or numbers")

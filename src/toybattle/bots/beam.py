@@ -8,7 +8,8 @@ each special base's effect. After each decision it keeps the ``width`` positions
 goes on from those; every position where the turn has passed to the other side (or the game ended) is
 scored, and the bot plays the first decision of the best. It works on the observation itself: a draw puts
 tiles of unknown face on its rack, and a random pick from the opponent's rack (XB-42, Battlefield) takes
-its most likely outcome, a tile the bot cannot see.
+its most likely outcome, a tile the bot cannot see. The beam itself (``TurnBeam``) also plans the
+expert's turns and replies (reply.py).
 """
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Tune the expert search level's parameters against the frozen ``expert-1`` with Optuna (seeded).
 
+``--kind reply`` tunes the expert's own numbers instead (plans compared, guesses, beam widths), against
+``--opponent`` (e.g. sparring), starting from the shipped level.
+
 Each trial plays duplicate deals (the same tile orders twice, seats swapped) on every terrain in
 turn between a search bot with the trial's parameters and ``expert-1``, and scores the trial by
 its mean deal score. Both sides are defined by their work (simulations): their time caps are
@@ -97,10 +100,11 @@ def level_params(name: str) -> dict[str, Any]:
             "prior": lv.prior, "scale": lv.scale, "judge": lv.judge}
 
 
-def match(params: dict[str, Any], opponent: dict[str, Any], deals: int, seed: int,
+def match(params: dict[str, Any], opponent: str, deals: int, seed: int,
           first: int = 0) -> tuple[float, list[float]]:
-    """Mean deal score of ``params`` against ``opponent`` over ``deals`` deals cycling the terrains."""
-    bots = (search_bot(params, "candidate"), search_bot(opponent, "opponent"))
+    """Mean deal score of ``params`` (see ``candidate``) against the level ``opponent`` over ``deals`` deals
+    cycling the terrains."""
+    bots = (candidate(params), uncapped(opponent))
     scores = []
     for k in range(first, first + deals):
         scores.append(play_deal(bots, k, TERRAIN_IDS[k % len(TERRAIN_IDS)], False, seed).score)
@@ -168,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", type=Path, help="--check: write every game as a .tbr record into this folder")
     p.add_argument("--out", help="append every trial as a JSON line to this file")
     p.add_argument("--check", metavar="LEVEL_OR_JSON", help="play this configuration instead of tuning")
+    p.add_argument("--kind", choices=("search", "reply"), default="search",
+                   help="what the study tunes: a tree search's parameters, or the expert's plans, guesses and beam "
+                        "widths (its shipped numbers are the first trial)")
     args = p.parse_args(argv)
     if args.terrain != "all" and args.terrain not in TERRAIN_IDS:
         p.error(f"unknown terrain {args.terrain!r} (one of: all, {', '.join(TERRAIN_IDS)})")
@@ -175,21 +182,27 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(check(args.check, args.opponent, args.deals, args.seed, args.terrain,
                                args.mode == "first-game", args.first, args.records)))
         return 0
-    opponent = level_params(args.opponent)
     import optuna  # the optional `tune` extra
 
-    def objective(trial: optuna.Trial) -> float:
-        params = {
-            "simulations": opponent["simulations"],
+    def suggest(trial: optuna.Trial) -> dict[str, Any]:
+        if args.kind == "reply":
+            return {"kind": "reply", "candidates": trial.suggest_int("candidates", 4, 12),
+                    "samples": trial.suggest_int("samples", 4, 16), "width": trial.suggest_int("width", 2, 6),
+                    "reply_width": trial.suggest_int("reply_width", 1, 4)}
+        return {
+            "simulations": level_params(args.opponent)["simulations"],
             "width": trial.suggest_int("width", 8, 24),
             "depth": trial.suggest_int("depth", 8, 20),
             "explore": trial.suggest_float("explore", 0.3, 1.0),
             "prior": trial.suggest_float("prior", 0.0, 2.0),
             "scale": trial.suggest_float("scale", 8.0, 40.0),
         }
+
+    def objective(trial: optuna.Trial) -> float:
+        params = suggest(trial)
         t0 = time.perf_counter()
         # every trial meets the same deals, so trials differ by their parameters, not their luck
-        score, scores = match(params, opponent, args.deals, args.seed)
+        score, scores = match(params, args.opponent, args.deals, args.seed)
         row = {"trial": trial.number, "params": params, "score": score, "deals": scores,
                "seconds": round(time.perf_counter() - t0, 1)}
         line = json.dumps(row)
@@ -201,6 +214,10 @@ def main(argv: list[str] | None = None) -> int:
 
     sampler = optuna.samplers.TPESampler(seed=args.seed, n_startup_trials=min(6, args.trials))
     study = optuna.create_study(direction="maximize", sampler=sampler)
+    if args.kind == "reply":  # the shipped expert first, so that every trial is compared with it on the same deals
+        shipped = level("expert")
+        study.enqueue_trial({"candidates": shipped.candidates, "samples": shipped.samples, "width": shipped.width,
+                             "reply_width": shipped.reply_width})
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study.optimize(objective, n_trials=args.trials)
     print(json.dumps({"best": study.best_params, "score": study.best_value}))

@@ -70,6 +70,11 @@ def candidate(params: dict[str, Any]) -> Bot:
     return bot
 
 
+def configuration(spec: str) -> dict[str, Any]:
+    """``--check``'s argument as ``candidate`` reads it: a level's name, or a JSON object of parameters."""
+    return {"level": spec} if not spec.lstrip().startswith("{") else dict(json.loads(spec))
+
+
 class Timed(Bot):
     """A bot whose every decision's processor time is kept: on a shared machine that is what the
     decision would take on an idle core (the wall clock counts the other jobs too)."""
@@ -116,7 +121,7 @@ def check(spec: str, opponent: str, deals: int, seed: int, terrain: str = "all",
     """One configuration against the opponent level, deal by deal on standard error, then its score.
     Deals ``first`` .. ``first + deals - 1`` of the seed (so that runs can share one seed's deals), on
     ``terrain`` or every terrain in turn; ``records`` keeps every game as a .tbr record."""
-    params = {"level": spec} if not spec.lstrip().startswith("{") else json.loads(spec)
+    params = configuration(spec)
     bots = (Timed(candidate(params)), Timed(uncapped(opponent)))
     scores: list[float] = []
     by_terrain: dict[str, list[float]] = {}
@@ -179,6 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.terrain != "all" and args.terrain not in TERRAIN_IDS:
         p.error(f"unknown terrain {args.terrain!r} (one of: all, {', '.join(TERRAIN_IDS)})")
     if args.check:
+        try:
+            candidate(configuration(args.check))
+        except (TypeError, ValueError) as e:  # a bad level name, JSON or parameter: one line, nothing played
+            p.error(f"bad --check configuration {args.check!r}: {e}")
         print(json.dumps(check(args.check, args.opponent, args.deals, args.seed, args.terrain,
                                args.mode == "first-game", args.first, args.records)))
         return 0

@@ -194,3 +194,10 @@ def test_the_tuning_script_checks_the_expert_s_kind_with_other_numbers_and_any_l
         assert out["games"] == 2 and sum(out["ends"].values()) == 2
         mine = out["think_cpu_s"][0]
         assert mine["decisions"] > 0 and (mine["median_simulations"] > 0) == (work is not None)
+    for bad, why in (('{"kind": "reply", "bogus": 1}', "unexpected keyword argument 'bogus'"),
+                     ("grandmaster", "unknown bot level 'grandmaster'"), ("{oops", "Expecting property name")):
+        r = subprocess.run([sys.executable, str(root / "scripts" / "tune_expert.py"), "--check", bad],
+                           capture_output=True, text=True, env=env, timeout=600)
+        assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+        assert r.stderr.strip().splitlines()[-1].startswith("tune_expert.py: error: bad --check configuration")
+        assert why in r.stderr

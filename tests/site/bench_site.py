@@ -35,6 +35,11 @@ json.dumps(out)
 WORKER = """
 import {{ loadPyodide }} from "{base}/static/site/pyodide/pyodide.mjs";
 const py = await loadPyodide({{ indexURL: "{base}/static/site/pyodide/" }});
+// as the site's worker does: the pinned wheels the app needs, then toybattle itself
+const site = await (await fetch("{base}/static/site/site.json")).json();
+for (const wheel of site.wheels) {{
+  py.unpackArchive(await (await fetch("{base}/static/site/" + wheel)).arrayBuffer(), "wheel");
+}}
 py.unpackArchive(await (await fetch("{base}/static/site/toybattle.zip")).arrayBuffer(), "zip",
                  {{ extractDir: "/lib/toybattle" }});
 py.runPython("import sys; sys.path.insert(0, '/lib/toybattle')");

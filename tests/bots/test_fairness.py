@@ -215,3 +215,5 @@ def test_every_level_takes_an_immediate_win_and_says_so():
             t.apply(a)
             assert t.over and t.winner == s.actor
             assert "wins the game" in why
+            if isinstance(bot, ReplyBot):  # a win now is played without weighing plans: no win chance quoted
+                assert "%" not in why

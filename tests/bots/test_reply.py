@@ -1,7 +1,8 @@
 """The expert (reply.py): the sparring bot's whole-turn plans, each played on guesses of the hidden tiles
 against the opponent's best reply and on to the expert's next turn. Its parameters come from the levels
-table; it plays legal whole games everywhere, takes a win at once, repeats itself with a seed, and its time
-cap only cuts the work short. (That it decides from its observation alone is in test_fairness.py.)"""
+table; it plays legal whole games everywhere, repeats itself with a seed, sees danger coming, and its time
+cap only cuts the work short. (That it decides from its observation alone, and takes a win at once without
+weighing it, is in test_fairness.py.)"""
 from __future__ import annotations
 
 import json
@@ -116,31 +117,6 @@ def test_the_time_cap_stops_it_between_guesses_and_says_so():
     assert bot.last_info["capped"] == 1.0
     # one guess of the first plan was played: the cap never leaves it with nothing
     assert bot.last_info["positions"] > 0 and math.isfinite(bot.last_info["win_rate"])
-
-
-def test_a_win_now_is_played_without_weighing():
-    for seed in range(60):
-        rng = random.Random(seed)
-        s = State.new(TERRAIN_IDS[seed % len(TERRAIN_IDS)], seed=seed)
-        while not s.over:
-            s.resolve_chance(rng)
-            if s.over:
-                break
-            wins = []
-            for a in s.legal_actions():
-                t = s.copy()
-                t.apply_unchecked(a)
-                if t.over and t.winner == s.actor:
-                    wins.append(a)
-            if wins:
-                bot = ReplyBot(seed)
-                a, chance = bot._search(observation(s, s.actor), 600)
-                assert a in wins and math.isnan(chance)
-                a, why = bot.hint(observation(s, s.actor))
-                assert "wins the game" in why and "%" not in why
-                return
-            s.apply_unchecked(rng.choice(s.legal_actions()))
-    pytest.fail("no position with a winning placement was met")
 
 
 def test_the_turn_beam_lists_only_ends_of_the_seat_s_turn():

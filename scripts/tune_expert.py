@@ -27,6 +27,7 @@ import math
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -106,14 +107,23 @@ def level_params(name: str) -> dict[str, Any]:
 
 
 def match(params: dict[str, Any], opponent: str, deals: int, seed: int,
-          first: int = 0) -> tuple[float, list[float]]:
+          workers: int = 1) -> tuple[float, list[float]]:
     """Mean deal score of ``params`` (see ``candidate``) against the level ``opponent`` over ``deals`` deals
-    cycling the terrains."""
-    bots = (candidate(params), uncapped(opponent))
-    scores = []
-    for k in range(first, first + deals):
-        scores.append(play_deal(bots, k, TERRAIN_IDS[k % len(TERRAIN_IDS)], False, seed).score)
+    cycling the terrains, in ``workers`` processes (the same deals and results as in one)."""
+    jobs = [(params, opponent, k, seed) for k in range(deals)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            scores = list(pool.map(_deal_score, jobs))
+    else:
+        scores = [_deal_score(job) for job in jobs]
     return sum(scores) / len(scores), scores
+
+
+def _deal_score(job: tuple[dict[str, Any], str, int, int]) -> float:
+    """One deal of a trial (bots are built afresh: a seeded deal is then the same in any process)."""
+    params, opponent, k, seed = job
+    return play_deal((candidate(params), uncapped(opponent)), k, TERRAIN_IDS[k % len(TERRAIN_IDS)], False,
+                     seed).score
 
 
 def check(spec: str, opponent: str, deals: int, seed: int, terrain: str = "all", first_game: bool = False,
@@ -177,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", type=Path, help="--check: write every game as a .tbr record into this folder")
     p.add_argument("--out", help="append every trial as a JSON line to this file")
     p.add_argument("--check", metavar="LEVEL_OR_JSON", help="play this configuration instead of tuning")
+    p.add_argument("--workers", type=int, default=1, help="processes playing a trial's deals (the study only)")
     p.add_argument("--kind", choices=("search", "reply"), default="search",
                    help="what the study tunes: a tree search's parameters, or the expert's plans, guesses and beam "
                         "widths (its shipped numbers are the first trial)")
@@ -211,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         params = suggest(trial)
         t0 = time.perf_counter()
         # every trial meets the same deals, so trials differ by their parameters, not their luck
-        score, scores = match(params, args.opponent, args.deals, args.seed)
+        score, scores = match(params, args.opponent, args.deals, args.seed, args.workers)
         row = {"trial": trial.number, "params": params, "score": score, "deals": scores,
                "seconds": round(time.perf_counter() - t0, 1)}
         line = json.dumps(row)

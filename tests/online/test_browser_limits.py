@@ -23,6 +23,13 @@ from test_axe import RUN  # noqa: E402
 from toybattle.site import axe  # noqa: E402
 
 PEER = str(Path(__file__).parent / "peer.py")
+# Records whether the countdown ever showed seconds left. A peer that answers at once shows it only for a
+# moment, too short for polling to catch; a peer that has gone silent shows it for the whole limit.
+SEES_COUNTDOWN = """window.countdownSeen = false;
+new MutationObserver(() => {
+  const c = document.querySelector('#countdown');
+  if (c && !c.classList.contains('hidden') && / s( left)?/.test(c.textContent)) window.countdownSeen = true;
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });"""
 
 
 @pytest.mark.parametrize("stall", [0, 8])
@@ -43,10 +50,8 @@ def test_the_page_counts_down_then_offers_claim_wait_and_close(serve, mailbox, b
         page.on("pageerror", lambda e: errors.append(str(e)))
         entry = {room["game"]: {"kind": "online", "tokens": {room["seat"]: room["token"]}, "host": True}}
         page.add_init_script(f"localStorage.setItem('tb.games', {json.dumps(json.dumps(entry))});")
+        page.add_init_script(SEES_COUNTDOWN)
         page.goto(f"{base}/#/game/{room['game']}")
-        # while the other player is due: a countdown in seconds
-        page.wait_for_function("() => { const c = document.querySelector('#countdown');"
-                               " return c && !c.classList.contains('hidden') && / s( left)?/.test(c.textContent); }")
         rng = random.Random(3)
         for _ in range(40):  # play this side's moves until the other side is due and goes silent
             state = page.wait_for_function(
@@ -55,6 +60,7 @@ def test_the_page_counts_down_then_offers_claim_wait_and_close(serve, mailbox, b
                 break
             play_one(page, rng)
         page.wait_for_selector("#btn-claim")  # past its limit: the three ways on
+        assert page.evaluate("window.countdownSeen") is True  # while it was due, the countdown ran
         assert page.locator("#btn-wait").count() == 1 and page.locator("#btn-close").count() == 1
         assert page.locator("#countdown.hidden").count() == 1
         page.add_script_tag(content=axe.script())  # the silence buttons pass the accessibility check too

@@ -34,8 +34,8 @@ class ReplyBot(Bot):
 
     level = "reply"
 
-    def __init__(self, seed: int | None = None, width: int = 4, reply_width: int = 2, candidates: int = 8,
-                 samples: int = 8, budget_s: float = 1.8, weights: E.Weights | None = None):
+    def __init__(self, seed: int | None = None, width: int = 6, reply_width: int = 4, candidates: int = 8,
+                 samples: int = 5, budget_s: float = 1.8, weights: E.Weights | None = None):
         super().__init__(seed)
         self.width = width
         self.reply_width = reply_width

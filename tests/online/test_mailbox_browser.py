@@ -1,15 +1,13 @@
 """Online play from a browser: Python on Pyodide in Debian's chromium runs an online Game whose rooms go
 through the browser's WebSocket (toybattle.online.mailbox), and meets `toybattle host/join` (the
 magic-wormhole library) through the local mailbox. Both finish the same game; nothing leaves this machine.
-The page (tests/online/browser_peer) and Pyodide are served from a temporary directory by a plain
-static server."""
+The page (tests/online/browser_peer), Pyodide and the site's cryptography (its crypto.js and the pinned noble
+npm modules) are served from a temporary directory by a plain static server."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
-import tarfile
 import urllib.parse
 import urllib.request
 import zipfile
@@ -19,6 +17,7 @@ import mypy_extensions
 import pytest
 
 import toybattle
+from toybattle.site import assets
 
 from .conftest import LIMITS, Peer
 
@@ -28,23 +27,8 @@ from site_harness import serving  # the site's tests serve it the same way
 sys.path.pop(0)
 
 HERE = Path(__file__).parent
+STATIC = Path(assets.__file__).parent / "static"  # the site's own files: crypto.js, as the worker imports it
 BOOT = 120_000  # ms: Pyodide's first start on a busy 2-core machine
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-
-
-def _unpack_pyodide(dest: Path) -> None:
-    """Pyodide as the site's build ships it (toybattle.site.assets fetches and checks it once)."""
-    try:
-        from toybattle.site import assets
-    except ImportError:  # the site's builder is not on this branch: its cache, where setup put it
-        tgz = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "toybattle/site/pyodide-314.0.7.tgz"
-        assert tgz.is_file(), f"no Pyodide at {tgz}: run scripts/setup.sh"
-        dest.mkdir(parents=True)
-        with tarfile.open(tgz) as tar:
-            for name in PYODIDE_FILES:
-                (dest / name).write_bytes(tar.extractfile(f"package/{name}").read())
-        return
-    assets.unpack_pyodide(assets.ensure(), dest)
 
 
 def _package_zip(dest: Path) -> None:
@@ -60,7 +44,11 @@ def _package_zip(dest: Path) -> None:
 def page_url(tmp_path_factory):
     www = tmp_path_factory.mktemp("peer") / "www"
     shutil.copytree(HERE / "browser_peer", www)
-    _unpack_pyodide(www / "pyodide")
+    cache = assets.ensure()  # fetched and checked once (scripts/setup.sh): Pyodide and the noble packages
+    assets.unpack_pyodide(cache, www / "pyodide")
+    # the cryptography the site's worker loads, laid out as in the site: npm/ beside crypto.js
+    shutil.copy(STATIC / "crypto.js", www / "crypto.js")
+    assets.unpack_npm_modules(cache, www / "npm")
     _package_zip(www / "toybattle.zip")
     with serving(www, probe="/index.html") as url:
         yield url + "/index.html"

@@ -2,9 +2,11 @@
 
 DIR gets the app's own front end (``static/``, ``index.html``, ``learn/index.html``), told by one
 ``<meta name="toybattle-transport" content="worker">`` to talk to a Web Worker instead of a server;
-the worker (``static/site/``) with Pyodide, the pinned wheels and toybattle itself as a zip; a service
-worker (``sw.js``) that caches every one of those files under the site's version, and the web app
-manifest. Every file the site needs is in DIR: it fetches nothing from any other host.
+the worker (``static/site/``) with Pyodide, the pinned wheels, toybattle itself as a zip, and the ES modules
+of the pinned noble packages (``static/site/npm/``) with their glue (``crypto.js``) that the wormhole
+client's cryptography calls; a service worker (``sw.js``) that caches every one of those files under the
+site's version, and the web app manifest. Every file the site needs is in DIR: it fetches nothing from any
+other host.
 """
 from __future__ import annotations
 
@@ -87,8 +89,10 @@ def build(out: Path, log: bool = False) -> dict[str, Any]:
     for wheel in assets.WHEELS:
         shutil.copy(cache / "wheels" / wheel.file, site / "wheels" / wheel.file)
     _package_zip(site / "toybattle.zip")
+    # imported by crypto.js (the glue that online/mailbox/browser_crypto.py calls), relative to the worker
+    assets.unpack_npm_modules(cache, site / "npm")
     static = _static()
-    for name in ("worker.js", "icon-192.png", "icon-512.png"):
+    for name in ("worker.js", "crypto.js", "icon-192.png", "icon-512.png"):  # crypto.js: imported by worker.js
         shutil.copy(static / name, site / name)
     shutil.copy(static / "manifest.webmanifest", out / "manifest.webmanifest")
     (site / "site.json").write_text(json.dumps({

@@ -1,10 +1,15 @@
-// Loads Pyodide and toybattle from this directory only, then runs play.py's main with the query's "args";
-// window.outcome resolves to its JSON answer (or {error}), then window.finished is set; window.roomCode is
-// set when hosting.
+// Loads Pyodide, toybattle and the site's cryptography (crypto.js, over the noble modules in npm/) from this
+// directory only, then runs play.py's main with the query's "args"; window.outcome resolves to its JSON answer
+// (or {error}), then window.finished is set; window.roomCode is set when hosting.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { loadCrypto } from "./crypto.js";  // copied from the site's static files by the test
 
 async function main() {
-  const py = await loadPyodide({ indexURL: new URL("./pyodide/", location.href).href });
+  const here = new URL("./", location.href);
+  const [py] = await Promise.all([
+    loadPyodide({ indexURL: new URL("pyodide/", here).href }),
+    loadCrypto(here),  // globalThis.toybattleCrypto, which the wormhole client's Browser() calls
+  ]);
   const [zip, play] = await Promise.all([
     fetch("toybattle.zip").then((r) => r.arrayBuffer()),
     fetch("play.py").then((r) => r.text()),

@@ -8,6 +8,7 @@
 // Games live in the app's SQLite file on an IndexedDB-backed file system (IDBFS at /data), saved
 // after every write; an HTTP answer waits until the save is done.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { loadCrypto } from "./crypto.js";  // sets globalThis.toybattleCrypto (online/mailbox/browser_crypto.py)
 
 const BASE = new URL("./", import.meta.url);
 const DB_DIR = "/data";
@@ -74,6 +75,7 @@ async function boot() {
   const [py, site] = await Promise.all([
     loadPyodide({ indexURL: new URL("pyodide/", BASE).href, stdout: () => {}, stderr: (s) => console.warn(s) }),
     fetch(new URL("site.json", BASE)).then((r) => r.json()),
+    loadCrypto(BASE),  // the noble modules are in npm/ beside this file
   ]);
   self.pyodide = py;
   FS = py.FS;

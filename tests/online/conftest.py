@@ -18,30 +18,35 @@ PEER = HERE / "peer.py"  # runs toybattle with test-only patches (cheats, a cras
 LIMITS = ["--move-limit", "20", "--reply-limit", "20"]
 
 
-@pytest.fixture(scope="session")
-def mailbox(tmp_path_factory):
-    """ws:// URL of a magic-wormhole mailbox on 127.0.0.1, for the whole test session (one per xdist worker).
-    It listens on a port the system picks (port 0) and says which in its log: no free port is guessed, which
-    a parallel worker could take in between."""
-    d = tmp_path_factory.mktemp("mailbox")
+def start_mailbox(d: Path, tls: Path | None = None) -> tuple[subprocess.Popen, int]:
+    """A magic-wormhole mailbox on 127.0.0.1 (behind TLS with the key and certificate chain in PEM file
+    ``tls``), its channels in memory. It listens on a port the system picks (port 0) and says which in its
+    log: no free port is guessed, which a parallel worker could take in between."""
     log = d / "mailbox.log"
-    # Twisted's `twist` runner, through this interpreter (no PATH lookup). Its channels live in memory: the
-    # mailbox lives as long as the session, and a database file on disk costs every message a synced commit
-    # (about 20 ms a hop here, against 2 ms in memory: the 1,000-game fuzz took four minutes).
+    port_spec = f"ssl:port=0:interface=127.0.0.1:privateKey={tls}:certKey={tls}" if tls else \
+        "tcp:0:interface=127.0.0.1"
+    # Twisted's `twist` runner, through this interpreter (no PATH lookup). Its channels live in memory: a
+    # database file on disk costs every message a synced commit (about 20 ms a hop here, against 2 ms).
     with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "twisted", "wormhole-mailbox",
-                                 "--port=tcp:0:interface=127.0.0.1", "--channel-db=:memory:"],
-                                cwd=d, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "-m", "twisted", "wormhole-mailbox", f"--port={port_spec}",
+                                 "--channel-db=:memory:"], cwd=d, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.time() + 20
     port = None
     while time.time() < deadline and proc.poll() is None and port is None:
         time.sleep(0.1)
-        found = re.search(r"Site starting on (\d+)", log.read_text())
+        found = re.search(r"(?:Site|\(TLS\)) starting on (\d+)", log.read_text())
         port = found and int(found.group(1))
     if port is None:
         proc.kill()
         pytest.fail("the local mailbox did not start:\n" + log.read_text())
-    socket.create_connection(("127.0.0.1", port), 5).close()  # it accepts before the fixture hands it out
+    socket.create_connection(("127.0.0.1", port), 5).close()  # it accepts before it is handed out
+    return proc, port
+
+
+@pytest.fixture(scope="session")
+def mailbox(tmp_path_factory):
+    """ws:// URL of a magic-wormhole mailbox on 127.0.0.1, for the whole test session (one per xdist worker)."""
+    proc, port = start_mailbox(tmp_path_factory.mktemp("mailbox"))
     yield f"ws://127.0.0.1:{port}/v1"
     proc.terminate()
     proc.wait(10)
@@ -50,9 +55,9 @@ def mailbox(tmp_path_factory):
 class Peer:
     """A toybattle host/join process; ``code()`` waits for the room code it prints."""
 
-    def __init__(self, args: list[str], db: Path, patch: list[str] | None = None):
+    def __init__(self, args: list[str], db: Path, patch: list[str] | None = None, env: dict | None = None):
         cmd = [sys.executable, str(PEER), *(patch or []), "--", *args]
-        env = dict(os.environ, TOYBATTLE_DB=str(db), PYTHONUNBUFFERED="1")
+        env = dict(os.environ, TOYBATTLE_DB=str(db), PYTHONUNBUFFERED="1", **(env or {}))
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.lines: list[str] = []
 

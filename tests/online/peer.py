@@ -2,7 +2,8 @@
 online_cheats.py) and ``--die-after N`` (the process dies right after storing message N, before
 sending it, as in a crash or a cut cable). ``--protocol N`` (claim another
 protocol version). ``--stall-after N`` (sends nothing after its N-th chained message, yet stays).
-Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] -- ARGS"""
+``--think S`` (the bot takes S seconds over each decision, so that a game lasts long enough to be cut).
+Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] [--think S] -- ARGS"""
 from __future__ import annotations
 
 import os
@@ -47,12 +48,12 @@ def main(argv: list[str]) -> int:
 
         Match.make, Match.accept, Match.my_move = make, accept, my_move
     if "--protocol" in opts:  # pretend to be another version of toybattle
-        from toybattle.online import transport
-        transport.PROTOCOL = int(opts[opts.index("--protocol") + 1])
+        from toybattle.online.mailbox import client as mailbox_client
+        mailbox_client.PROTOCOL = int(opts[opts.index("--protocol") + 1])
     if "--stall-after" in opts:  # a peer that stops sending after N chained messages, yet stays connected
-        from toybattle.online import transport
+        from toybattle.online.mailbox.client import Link
         quota = [int(opts[opts.index("--stall-after") + 1])]
-        honest_send = transport.Link.send
+        honest_send = Link.send
 
         def send(self, obj):
             if obj.get("k") == "msg":
@@ -60,7 +61,19 @@ def main(argv: list[str]) -> int:
             if quota[0] >= 0:
                 honest_send(self, obj)
 
-        transport.Link.send = send
+        Link.send = send
+    if "--think" in opts:
+        import asyncio
+
+        from toybattle.online.session import BotPlayer
+        pause = float(opts[opts.index("--think") + 1])
+        honest_choose = BotPlayer.choose
+
+        async def choose(self, obs, n):
+            await asyncio.sleep(pause)
+            return await honest_choose(self, obs, n)
+
+        BotPlayer.choose = choose
     if "--die-after" in opts:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save

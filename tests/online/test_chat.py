@@ -65,8 +65,8 @@ def test_online_chat_arrives_both_ways_is_rate_limited_and_stays_out_of_the_reco
 
     async def main():
         codes: asyncio.Queue[str] = asyncio.Queue()
-        hosting = asyncio.create_task(host.host(None, codes.put_nowait))
-        joining = asyncio.create_task(joiner.join(None, await codes.get()))
+        hosting = asyncio.create_task(host.host(codes.put_nowait))
+        joining = asyncio.create_task(joiner.join(await codes.get()))
         await _until(lambda: host.playing and joiner.playing and host.link and joiner.link)
         # both ways: one side is waiting for a move, the other is thinking about it
         host.chat({"text": "<script>alert(1)</script> good luck"})

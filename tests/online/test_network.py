@@ -9,6 +9,8 @@ import pytest
 
 from toybattle.rules import TERRAIN_IDS
 
+from .conftest import LIMITS, Peer
+
 BOT = ["--bot", "random"]
 
 
@@ -102,7 +104,7 @@ def test_a_cheating_peer_forfeits_and_both_sides_are_told_why(peers, cheat):
     pytest.fail(f"the {cheat} cheat never came up")
 
 
-def test_a_cut_connection_resumes_and_ends_as_if_never_cut(peers, tmp_path):
+def test_a_cut_connection_resumes_and_ends_as_if_never_cut(peers, mailbox, tmp_path):
     seeds = (["--terrain", "cemetery", *BOT, "--seed", "cut-h"], [*BOT, "--seed", "cut-j"])
     host, joiner = peers(*seeds, dbs=("ref-h.db", "ref-j.db"))
     reference = host.result()
@@ -110,12 +112,16 @@ def test_a_cut_connection_resumes_and_ends_as_if_never_cut(peers, tmp_path):
     host, joiner = peers(seeds[0] + ["--reply-limit", "3", "--move-limit", "3"], seeds[1],
                          join_patch=["--die-after", "31"])
     rc, _, err = host.finish()
-    assert rc == 2 and "resume it with" in one_line(err) and joiner.finish()[0] == 9
+    assert rc == 2 and "resume it in the same room" in one_line(err) and joiner.finish()[0] == 9
     saved = {db: rows(tmp_path / db) for db in ("host.db", "join.db")}
     assert saved["join.db"][0][2].count("\n") + 1 == 31 and saved["host.db"][0][2].count("\n") + 1 == 30
     local = {db: saved[db][0][0] for db in saved}  # each side stores the game under its own local id
     assert local["host.db"] != reference["game"] != local["join.db"]
-    host, joiner = peers(["--resume", local["host.db"], *BOT, "--seed", "cut-h"],
-                         ["--resume", local["join.db"], *BOT, "--seed", "cut-j"])
+    # both come back into the same room with no code: each side's hello settles what the other misses
+    host = Peer(["host", "--resume", local["host.db"], "--relay", mailbox, "--json", *LIMITS, *BOT, "--seed", "cut-h"],
+                tmp_path / "host.db")
+    joiner = Peer(["join", "--resume", local["join.db"], "--relay", mailbox, "--json", *LIMITS, *BOT,
+                   "--seed", "cut-j"], tmp_path / "join.db")
     a, b = host.result(), joiner.result()
     assert same_game(a, reference) and same_game(b, reference)
+    assert not any(ln.startswith("room code") for ln in host.lines)

@@ -22,6 +22,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from toybattle.online import transport
+from toybattle.online.mailbox import client
 from toybattle.online.protocol import Match, Secrets, Setup
 from toybattle.online.session import BotPlayer, Game, Options, SessionError
 from toybattle.store import GameRow, Store
@@ -32,7 +33,7 @@ LIMITS = {"move_limit": 3.0, "reply_limit": 2.0}
 class Attacker:
     """The hostile host: a raw link and, to look honest until it strikes, its own Match."""
 
-    def __init__(self, link: transport.Link, setup: Setup, seat: int = 0, secrets: Secrets | None = None):
+    def __init__(self, link: client.Link, setup: Setup, seat: int = 0, secrets: Secrets | None = None):
         self.link = link
         self.match = Match(setup, seat, secrets or Secrets.generate("attacker"))
 
@@ -40,7 +41,7 @@ class Attacker:
         self.link.send({"k": "hello", "resume": None, "setup": vars(self.match.setup), "hashes": [], **over})
 
     def raw(self, data: bytes) -> None:
-        self.link._w.send_message(data)
+        self.link.send_bytes(data)
 
     def send_own(self, action: int | None = None) -> str:
         text = self.match.make(action)
@@ -67,22 +68,22 @@ class Attacker:
                 await self.take()
 
 
-async def _victim(reactor: Any, code: str, relay: str, store: Store, **opts: Any) -> dict:
+async def _victim(code: str, relay: str, store: Store, **opts: Any) -> dict:
     game = Game(Options(relay=relay, seed="victim", **opts), BotPlayer("random", "victim"), lambda _: None,
                 store=store)
     try:
-        result = {"outcome": "result", **await game.join(reactor, code)}
+        result = {"outcome": "result", **await game.join(code)}
     except SessionError as e:
         result = {"outcome": "session", "line": str(e)}
     return {**result, "local": game.local_id}
 
 
-async def _pair(reactor: Any, relay: str, setup: Setup, store: Store, seat: int = 0,
+async def _pair(relay: str, setup: Setup, store: Store, seat: int = 0,
                 secrets: Secrets | None = None, **opts: Any) -> tuple[Attacker, asyncio.Task]:
     codes: asyncio.Queue[str] = asyncio.Queue()
-    hosting = asyncio.ensure_future(transport.host(reactor, relay, codes.put_nowait))
+    hosting = asyncio.ensure_future(client.host(relay, codes.put_nowait))
     code = await codes.get()
-    victim = asyncio.ensure_future(_victim(reactor, code, relay, store, **opts))
+    victim = asyncio.ensure_future(_victim(code, relay, store, **opts))
     return Attacker(await hosting, setup, seat, secrets), victim
 
 
@@ -95,7 +96,7 @@ def _rows(store: Store) -> list[dict]:
              "record": r.record, "meta_keys": sorted(r.meta)} for r in rows]
 
 
-async def scenario(reactor: Any, name: str, relay: str, db: str, args: list[str]) -> dict:
+async def scenario(name: str, relay: str, db: str, args: list[str]) -> dict:
     store = Store(db)
     seat = 1 if name == "withhold" else 0
     setup = Setup("a1b2c3d4e5f60718", "castle", False, seat)
@@ -106,7 +107,7 @@ async def scenario(reactor: Any, name: str, relay: str, db: str, args: list[str]
         setup = Setup("../" + "x" * 5000, "castle", False, 0)
     if name == "stall":
         opts["when_silent"] = args[0]
-    a, victim = await _pair(reactor, relay, setup, store, seat=seat, **opts)
+    a, victim = await _pair(relay, setup, store, seat=seat, **opts)
     a.hello()
     if name == "bad_id":
         result = await asyncio.wait_for(victim, 60)
@@ -184,14 +185,14 @@ def malformed(rng: random.Random, valid: list[dict]) -> bytes:
     return json.dumps(base).encode()
 
 
-async def fuzz(reactor: Any, relay: str, n: int, seed: int) -> dict:
+async def fuzz(relay: str, n: int, seed: int) -> dict:
     """``n`` honest games over ONE link, each met by one malformed message: as the host's hello, or as
     the chained message, sync or notice that follows a good hello. Every game must end in a result or
     a one-line SessionError; anything else is counted as an uncaught exception."""
     rng = random.Random(seed)
     codes: asyncio.Queue[str] = asyncio.Queue()
-    hosting = asyncio.ensure_future(transport.host(reactor, relay, codes.put_nowait))
-    joining = asyncio.ensure_future(transport.join(reactor, relay, await codes.get()))
+    hosting = asyncio.ensure_future(client.host(relay, codes.put_nowait))
+    joining = asyncio.ensure_future(client.join(relay, await codes.get()))
     theirs, mine = await hosting, await joining
     outcomes: dict[str, int] = {}
     uncaught: list[str] = []
@@ -221,7 +222,7 @@ async def fuzz(reactor: Any, relay: str, n: int, seed: int) -> dict:
     return {"n": n, "outcomes": outcomes, "uncaught": uncaught}
 
 
-async def _run_on(game: Game, link: transport.Link) -> str:
+async def _run_on(game: Game, link: client.Link) -> str:
     """An honest joiner's game over an existing link; the outcome's kind (a reason is required)."""
     try:
         result = await game.join_on(link)
@@ -233,9 +234,9 @@ async def _run_on(game: Game, link: transport.Link) -> str:
     return "forfeit"
 
 
-async def _drain(theirs: transport.Link, mine: transport.Link, i: int) -> None:
+async def _drain(theirs: client.Link, mine: client.Link, i: int) -> None:
     """Both sides read up to a marker, so nothing of this game reaches the next one."""
-    async def upto_mark(link: transport.Link) -> None:
+    async def upto_mark(link: client.Link) -> None:
         while True:
             try:
                 obj = await link.recv(30)
@@ -252,12 +253,12 @@ async def _drain(theirs: transport.Link, mine: transport.Link, i: int) -> None:
 def main() -> None:
     name, relay, db, *args = sys.argv[1:]
 
-    async def go(reactor: Any) -> dict:
+    async def go() -> dict:
         if name == "fuzz":
-            return await fuzz(reactor, relay, int(args[0]), int(args[1]))
-        return await scenario(reactor, name, relay, db, args)
+            return await fuzz(relay, int(args[0]), int(args[1]))
+        return await scenario(name, relay, db, args)
 
-    print(json.dumps(transport.run(go), default=str), flush=True)
+    print(json.dumps(asyncio.run(go()), default=str), flush=True)
 
 
 if __name__ == "__main__":

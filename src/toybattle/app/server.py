@@ -283,7 +283,7 @@ class Guard:
 def relay_url(text: object) -> str:
     """A mailbox (relay) address as a player typed it, checked: ws:// or wss://, a host name or IP
     address, a port, nothing else (no user, no spaces). ValueError says what is wrong."""
-    example = "e.g. ws://relay.magic-wormhole.io:4000/v1"
+    example = "e.g. wss://relay.magic-wormhole.io/v1"
     if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
         raise ValueError(f"a mailbox address is a short text, {example}")
     m = re.fullmatch(r"(wss?)://([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::([0-9]{1,5}))?(/[A-Za-z0-9._~/-]*)?",

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from ..errors import UserError
@@ -22,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _common(p)
     p.set_defaults(run=cmd_host)
     p = sub.add_parser("join", help="join a room by its code (e.g. 7-guitarist-revenge) and play")
-    p.add_argument("code", help="the room code the host read out")
+    p.add_argument("code", nargs="?", help="the room code the host read out (none with --resume: the same room)")
     _common(p)
     p.set_defaults(run=cmd_join)
 
@@ -31,7 +32,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", metavar="LEVEL", help="let a bot play this seat (headless) and print the result")
     p.add_argument("--relay", metavar="URL",
                    help=f"the magic-wormhole mailbox (default ${transport.RELAY_ENV}, else {transport.DEFAULT_RELAY})")
-    p.add_argument("--resume", metavar="GAME", help="resume a stored, unfinished online game (a new code is fine)")
+    p.add_argument("--resume", metavar="GAME",
+                   help="resume a stored, unfinished online game: back in its room with no code while the mailbox "
+                        "keeps it (about ten minutes after both sides left), else in a new room (a host) or with "
+                        "the code the other player gives (a joiner)")
     p.add_argument("--db", metavar="FILE", help="the games file (default: $TOYBATTLE_DB or the user data dir)")
     p.add_argument("--move-limit", type=_seconds, default=600.0, metavar="S",
                    help="how long the other player may think about a move (default 600)")
@@ -78,14 +82,36 @@ def _say(text: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    return _run(args, lambda game, reactor: game.host(reactor, lambda code: _say(f"room code: {code}")))
+    async def main(game: Game) -> dict[str, Any]:
+        def opened() -> Awaitable[dict[str, Any]]:
+            return game.host(lambda code: _say(f"room code: {code}"))
+        return await (_back(game, opened) if args.resume else opened())
+    return _run(args, main)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    return _run(args, lambda game, reactor: game.join(reactor, args.code))
+    if not args.code and not args.resume:
+        raise UserError("join needs the room code the host read out (or --resume GAME)")
+
+    async def main(game: Game) -> dict[str, Any]:
+        if args.code:
+            return await game.join(args.code)
+        return await _back(game, None)
+    return _run(args, main)
 
 
-def _run(args: argparse.Namespace, main: Callable[[Game, Any], Awaitable[dict[str, Any]]]) -> int:
+async def _back(game: Game, otherwise: Callable[[], Awaitable[dict[str, Any]]] | None) -> dict[str, Any]:
+    """A stored game back in its own room; if the mailbox forgot it, a host opens a new room instead."""
+    try:
+        return await game.rejoin()
+    except SessionError as e:
+        if otherwise is None or game.playing:
+            raise
+        _say(f"{e}; opening a new room instead")
+    return await otherwise()
+
+
+def _run(args: argparse.Namespace, main: Callable[[Game], Coroutine[Any, Any, dict[str, Any]]]) -> int:
     """Play one game on the games file, holding its writer lock (as ``serve`` does) the whole time."""
     player = _player(args)
     try:
@@ -95,7 +121,7 @@ def _run(args: argparse.Namespace, main: Callable[[Game, Any], Awaitable[dict[st
     try:
         game = Game(_options(args), player, _say, store=Store(args.db))
         try:
-            result = transport.run(lambda reactor: main(game, reactor))
+            result = asyncio.run(main(game))
         finally:
             game.store.close()
     except (SessionError, StoreError) as e:

@@ -3,8 +3,9 @@
 The row's id is chosen here, locally, and never taken from the wire: the game id both peers agree
 on (chosen by the host) lives in the meta, so no peer can choose where a game is stored or make it
 overwrite another. The record is this peer's chained history (one message per line, exactly as
-hashed); the meta holds the setup, this peer's seat, the mailbox and this peer's own secrets (its
-tile faces and salts: they never leave this machine before the rules reveal them). Written after
+hashed); the meta holds the setup, this peer's seat, the mailbox, this peer's own secrets (its
+tile faces and salts: they never leave this machine before the rules reveal them) and the room it
+plays in (``client.Room``: its key never leaves this machine either), to come back without a code. Written after
 every agreed message, so a restart resumes from the last one.
 
 Every access to the file here goes through the store's writer thread (``put_async``, ``get_async``):
@@ -19,6 +20,7 @@ from typing import Any
 
 from ..rules import SEATS
 from ..store import GameRow, Store, StoreError
+from .mailbox.client import Room
 from .protocol import Forfeit, Match, Secrets, Setup
 
 KIND = "online"
@@ -36,8 +38,9 @@ async def new_id(store: Store) -> str:
             return local
 
 
-async def save(store: Store, match: Match, local: str, relay: str, extra: dict[str, Any] | None = None) -> None:
-    """Store the game as it stands; returns once the row is durable."""
+async def save(store: Store, match: Match, local: str, relay: str, extra: dict[str, Any] | None = None,
+               room: Room | None = None) -> None:
+    """Store the game as it stands, with the room it is played in; returns once the row is durable."""
     res = match.result()
     over = match.finished
     await store.put_async(GameRow(
@@ -46,7 +49,16 @@ async def save(store: Store, match: Match, local: str, relay: str, extra: dict[s
         reason=(res["detail"] or res["reason"]) if over else None,
         meta={"online": {"setup": vars(match.setup), "seat": match.me, "relay": relay,
                          "secrets": match.secrets.to_json(), "head": match.head,
-                         "abandoned": match.abandoned is not None}, **(extra or {})}))
+                         "abandoned": match.abandoned is not None,
+                         "room": room.to_json() if room else None}, **(extra or {})}))
+
+
+def room(row: GameRow | None) -> Room | None:
+    """The room a stored online game was last played in (None if it has none, or none that is usable)."""
+    if row is None or row.kind != KIND:
+        return None
+    meta = row.meta.get("online")
+    return Room.from_json(meta.get("room")) if isinstance(meta, dict) else None
 
 
 async def load(store: Store, game: str, finished: bool = False) -> tuple[Match, str, str]:
@@ -85,4 +97,4 @@ def replay(row: GameRow, finished: bool = False,
     return match, meta["relay"], row.id
 
 
-__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "new_id", "replay", "save"]
+__all__ = ["KIND", "NoSuchGame", "Store", "StoreError", "load", "new_id", "replay", "room", "save"]

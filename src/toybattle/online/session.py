@@ -27,9 +27,11 @@ from typing import Any, Protocol
 from ..chat import ChatRefused, Limiter, said
 from ..rules import SEATS, TERRAIN_IDS, State
 from ..store import Store
-from . import persist, transport, wire
+from . import persist, wire
+from .mailbox.client import Link, Room, RoomGone
+from .mailbox.client import Rooms as MailboxRooms
 from .protocol import Forfeit, Match, Secrets, Setup, clean_reason, digest
-from .transport import Garbled, Link, LinkError, Silence
+from .transport import Garbled, LinkError, Silence
 
 CHOICES = ("claim", "wait", "close")  # what the waiting side may do when the other's limit runs out
 
@@ -47,13 +49,14 @@ class Player(Protocol):
 
 
 class Rooms(Protocol):
-    """Opens and joins rooms without Twisted (online.mailbox.client.Rooms: a browser's websocket, say);
-    without one, a Game uses magic-wormhole itself (transport.py). Both return a Link (code, send,
-    recv, close)."""
+    """Opens, joins and rejoins rooms (online.mailbox.client.Rooms, over the ``websockets`` library or a
+    browser's WebSocket)."""
 
-    async def host(self, relay: str, on_code: Callable[[str], Any], wait: float | None) -> Any: ...
+    async def host(self, relay: str, on_code: Callable[[str], Any], wait: float | None) -> Link: ...
 
-    async def join(self, relay: str, code: str, wait: float | None) -> Any: ...
+    async def join(self, relay: str, code: str, wait: float | None) -> Link: ...
+
+    async def rejoin(self, room: Room) -> Link: ...
 
 
 class BotPlayer:
@@ -133,13 +136,14 @@ class Game:
     def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None,
                  rooms: Rooms | None = None):
         self.opts = opts
-        self.rooms = rooms
+        self.rooms: Rooms = rooms or MailboxRooms()
         self.player = player
         self.say = say
         self.store = store or Store(opts.db)
         self.match: Match | None = None
         self.local_id: str | None = None  # where this game is stored: chosen here, never by the peer
         self.relay = opts.relay
+        self.room: Room | None = None  # the room this game was last played in (to come back without a code)
         self.round_trips: list[float] = []
         self.extra: dict[str, Any] = {}  # more to keep with the stored game (the app keeps its seat's key here)
         self.playing = False  # both peers agreed on the game and its history
@@ -149,6 +153,7 @@ class Game:
         self.on_silence: Callable[[str, float], Awaitable[str]] | None = None  # the player's choice, if asked
         self.on_chat: Callable[[dict[str, str]], None] | None = None  # a chat line (chat.said) from the other player
         self.link: Link | None = None  # while playing
+        self.on_presence: Callable[[bool], None] | None = None  # this side's link to the mailbox dropped / is back
         self._heard = Limiter()  # the other player's chat lines
         self._held: asyncio.Future[dict[str, Any]] | None = None  # a message read while this side thought
 
@@ -162,6 +167,7 @@ class Game:
         if self.opts.resume and self.match is None:
             try:
                 self.match, stored_relay, self.local_id = await persist.load(self.store, self.opts.resume)
+                self.room = persist.room(await self.store.get_async(self.local_id))
             except persist.NoSuchGame as e:
                 raise SessionError(str(e)) from None
             self.relay = self.opts.relay or stored_relay
@@ -170,17 +176,13 @@ class Game:
         local = await persist.new_id(self.store)  # before the match: once it is set, the game can be found by id
         self.match, self.local_id = Match(setup, seat, Secrets.generate(self.opts.seed)), local
 
-    async def host(self, reactor: Any, on_code: Callable[[str], None]) -> dict[str, Any]:
+    async def host(self, on_code: Callable[[str], None]) -> dict[str, Any]:
         await self.load()
         if self.match is None:
             await self._start(Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game,
                               self.opts.seat), self.opts.seat)
-        link = await self._guard(self.rooms.host(self.relay, on_code, self.opts.wait) if self.rooms else
-                                 transport.host(reactor, self.relay, on_code, self.opts.wait))
-        try:
-            return await self.host_on(link)
-        finally:
-            await link.close()
+        link = await self._guard(self.rooms.host(self.relay, on_code, self.opts.wait))
+        return await self._closing(link, self.host_on(link))
 
     async def host_on(self, link: Link) -> dict[str, Any]:
         link.send(_hello(self.match, bool(self.opts.resume), self.m.setup))
@@ -188,15 +190,11 @@ class Game:
         _check_resume(self.m.setup.game if self.opts.resume else None, theirs["resume"])
         return await self._play(link, theirs)
 
-    async def join(self, reactor: Any, code: str) -> dict[str, Any]:
+    async def join(self, code: str) -> dict[str, Any]:
         await self.load()
         wait = self.opts.wait or 60.0
-        link = await self._guard(self.rooms.join(self.relay, code, wait) if self.rooms else
-                                 transport.join(reactor, self.relay, code, wait))
-        try:
-            return await self.join_on(link)
-        finally:
-            await link.close()
+        link = await self._guard(self.rooms.join(self.relay, code, wait))
+        return await self._closing(link, self.join_on(link))
 
     async def join_on(self, link: Link) -> dict[str, Any]:
         theirs = await self._greeting(link)
@@ -207,16 +205,54 @@ class Game:
         link.send(_hello(self.match, bool(self.opts.resume), None))
         return await self._play(link, theirs)
 
+    async def rejoin(self) -> dict[str, Any]:
+        """Back into the room this stored game was played in, with no code: both sides' hellos settle what
+        each misses, as after a fresh-code resume. SessionError (one line) if the mailbox forgot the room."""
+        await self.load()
+        if self.room is None:
+            raise SessionError(f"game {self.local_id} has no room to come back to: resume it with a new code")
+        try:
+            link = await self.rooms.rejoin(self.room)
+        except RoomGone as e:
+            raise SessionError(f"{e}; resume game {self.local_id} with a new code") from None
+        except LinkError as e:
+            raise SessionError(str(e)) from None
+
+        async def again() -> dict[str, Any]:
+            link.send(_hello(self.match, True, None))
+            theirs = await self._greeting(link, skip=True)
+            _check_resume(self.m.setup.game, theirs["resume"])
+            return await self._play(link, theirs)
+        return await self._closing(link, again())
+
+    async def _closing(self, link: Link, playing: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+        """Play on ``link``, then leave the room: closed for good once the game is over, kept otherwise
+        (an unfinished game comes back to it without a code)."""
+        self.room = link.room
+        link.on_status(self._presence)
+        try:
+            return await playing
+        finally:
+            await link.close(done=self.match is not None and self.match.finished)
+
+    def _presence(self, online: bool) -> None:
+        if self.on_presence:
+            self.on_presence(online)
+
     async def _guard(self, coro: Coroutine[Any, Any, Link]) -> Link:
         try:
             return await coro
         except LinkError as e:
             raise SessionError(str(e)) from None
 
-    async def _greeting(self, link: Link, kind: str = "hello") -> dict[str, Any]:
-        """A message of the handshake: anything wrong with it is one line, and nothing is stored."""
+    async def _greeting(self, link: Link, kind: str = "hello", skip: bool = False) -> dict[str, Any]:
+        """A message of the handshake: anything wrong with it is one line, and nothing is stored. With
+        ``skip``, what the other side sent before it heard this side come back is passed over: its hello
+        lists it, and the catch-up sends it again."""
         try:
             obj = await self._next(link, "reply")
+            while skip and obj["k"] in ("msg", "sync"):
+                obj = await self._next(link, "reply")
         except wire.Malformed as e:
             raise SessionError(f"the other player sent a malformed message ({e})") from None
         if obj["k"] != kind:
@@ -324,8 +360,8 @@ class Game:
         m = self.match
         if m is None or not m.log:
             return why
-        return (f"{why}; game {self.local_id} is saved after message {len(m.log)}: resume it with "
-                f"'toybattle host --resume {self.local_id}' or 'toybattle join --resume {self.local_id} CODE'")
+        return (f"{why}; game {self.local_id} is saved after message {len(m.log)}: resume it in the same room "
+                f"with 'toybattle join --resume {self.local_id}' (no code needed while the mailbox keeps the room)")
 
     # -------------------------------------------------------------- the game itself
 
@@ -349,6 +385,9 @@ class Game:
                     self.round_trips.append(time.perf_counter() - sent)
                 if obj["k"] == "forfeit":
                     return await self._told(obj)
+                if obj["k"] == "hello":  # the other side came back into the room after a restart or a reload
+                    await self._welcome_back(link, obj)
+                    continue
                 if obj["k"] != "msg":
                     raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message during the game")
                 await self._take(obj["m"])
@@ -361,6 +400,15 @@ class Game:
         finally:
             self.link = None
         return m.result()
+
+    async def _welcome_back(self, link: Link, hello: dict[str, Any]) -> None:
+        """The other side restarted and said hello again in the same room: answer it, then each side sends
+        what the other misses, checked as always."""
+        m = self.m
+        if hello["resume"] != m.setup.game:
+            raise Forfeit(1 - m.me, "said hello for another game in the middle of this one")
+        link.send(_hello(m, True, None))
+        await self._catch_up(link, hello)
 
     async def _catch_up(self, link: Link, hello: dict[str, Any]) -> None:
         """Compare both histories hash by hash; the longer side sends what the other misses."""
@@ -431,7 +479,7 @@ class Game:
         """Store the game off the event loop (persist.save); returns once it is durable."""
         m = self.m
         if (m.log or m.forfeit) and self.local_id:
-            await persist.save(self.store, m, self.local_id, self.relay, self.extra)
+            await persist.save(self.store, m, self.local_id, self.relay, self.extra, self.room)
 
     def round_trip_ms(self) -> float | None:
         return statistics.median(self.round_trips) * 1000 if self.round_trips else None

@@ -31,7 +31,6 @@ import contextlib
 import logging
 import secrets
 import sys
-import threading
 from collections.abc import Coroutine
 from typing import Any
 
@@ -52,31 +51,14 @@ from .session import Game, Options, Rooms, SessionError
 log = logging.getLogger("toybattle.online")
 
 
-def _rooms() -> Rooms | None:
-    """In a browser (the static site's worker, on Pyodide) rooms go through the browser's WebSocket
-    and the pure-Python wormhole client: there is no Twisted there. Elsewhere magic-wormhole opens them."""
-    if sys.platform != "emscripten":
-        return None
-    from .mailbox.browser import connect_browser
+def _rooms() -> Rooms:
+    """The wormhole client over the browser's WebSocket in the static site's worker (Pyodide), over the
+    ``websockets`` library elsewhere."""
     from .mailbox.client import Rooms as MailboxRooms
+    if sys.platform != "emscripten":
+        return MailboxRooms()
+    from .mailbox.browser import connect_browser
     return MailboxRooms(connect_browser)
-
-
-def _reactor(game: Game) -> Any:
-    """What ``game.host``/``game.join`` take: Twisted's reactor, or nothing when the game has its own rooms."""
-    return None if game.rooms else _twisted()
-
-
-def _twisted() -> Any:
-    """Twisted's reactor on the app's running loop (installed at the first room). Its worker
-    threads are daemons so that stopping the server is never held up by them."""
-    from twisted.python import threadpool
-    threadpool.ThreadPool.threadFactory = staticmethod(_daemon_thread)  # type: ignore[assignment]
-    return transport.install_reactor(asyncio.get_running_loop())
-
-
-def _daemon_thread(*args: Any, **kwargs: Any) -> threading.Thread:
-    return threading.Thread(*args, daemon=True, **kwargs)
 
 
 class WebPlayer:
@@ -402,7 +384,7 @@ def routes(ctx: Any) -> list[Route]:
             ctx.games.add(session)
             ready.set_result(None)
 
-        task = session.run(game.host(_reactor(game), on_code))
+        task = session.run(game.host(on_code))
         await asyncio.wait([ready, task], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
             return JSONResponse({"error": session.error}, status_code=400)
@@ -422,7 +404,7 @@ def routes(ctx: Any) -> list[Route]:
         game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player, code.strip().lower())
         game.extra = {"app": {"token": session.token}}
-        task = session.run(game.join(_reactor(game), code))
+        task = session.run(game.join(code))
         while game.match is None and not task.done():
             await asyncio.sleep(0.02)
         if game.match is None:
@@ -472,7 +454,7 @@ def routes(ctx: Any) -> list[Route]:
             session._push()  # the board leaves "waiting", whoever moves next
 
         game.on_play = on_play
-        task = session.run(game.host(_reactor(game), on_code) if code is None else game.join(_reactor(game), code))
+        task = session.run(game.host(on_code) if code is None else game.join(code))
         await asyncio.wait([ready if code is None else playing, task], return_when=asyncio.FIRST_COMPLETED)
         if (code is None and not ready.done()) or (code is not None and not playing.done()):
             return JSONResponse({"error": session.error or "the room closed"}, status_code=400)

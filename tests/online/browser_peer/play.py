@@ -31,7 +31,7 @@ async def main(raw):
                         reply_limit=30, wait=30),
                 Bot(), print, rooms=Rooms(connect_browser))
     try:
-        result = await (game.join(None, args["code"]) if args.get("code") else game.host(None, on_code))
+        result = await (game.join(args["code"]) if args.get("code") else game.host(on_code))
     except SessionError as e:
         return json.dumps({"error": str(e)})
     return json.dumps({**result, "game": game.match.setup.game, "seat": game.match.me})

@@ -14,8 +14,15 @@ magic-wormhole library) and the other this client (for example in a browser, on 
   does not open means the two sides typed different codes.
 
 The websocket is pluggable (``Connect``): the ``websockets`` library natively, the browser's WebSocket
-in a Pyodide worker. ``Link`` offers what ``transport.Link`` offers (``code``, ``send``, ``recv``,
-``close``), so online/session.py plays over either.
+in a Pyodide worker. The same client serves the desktop app, the command line and the site.
+
+Drops are routine. Once the room's mailbox is open, a lost websocket is reopened with backoff: bind
+again with the same side, claim the nameplate again if this side still holds it, open the same mailbox,
+then ``ping``. The mailbox answers ``open`` with every message it holds, oldest first, and the ``pong``
+only after them, so by then this side knows which of its own messages the mailbox kept (each is echoed)
+and sends again only those it did not; the other side's messages seen before are dropped by (side, phase).
+``Room`` is what a side keeps beside its saved game to come back into the room after a restart, with no
+code: a mailbox that no longer holds any of this side's messages has forgotten the room (``RoomGone``).
 """
 from __future__ import annotations
 
@@ -23,21 +30,26 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
 from typing import Any, Protocol
 
 from ..protocol import PROTOCOL
-from ..transport import APPID, CODE_RE, LinkError
-from .kdf import hkdf
-from .secretbox import CryptoError, open_box, seal
+from ..transport import APPID, CODE_RE, Garbled, LinkError, Silence, parse
+from .primitives import CryptoError, Primitives, default
 from .spake2 import PakeError, Spake2
 
+log = logging.getLogger("toybattle.online.mailbox")
 Msg = dict[str, Any]  # one JSON object of the mailbox protocol
 REPLY_WAIT = 20.0  # seconds the mailbox may take to answer one request
+# seconds before each attempt to reopen a lost websocket (then every 5 s): a phone's signal comes back within
+# seconds, and each second waited past its return is a second the game stands still
+BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 
 
 class Socket(Protocol):
@@ -88,9 +100,9 @@ async def connect_websockets(url: str) -> Socket:
         raise OSError(str(e)) from None
 
 
-def phase_key(key: bytes, side: str, phase: str) -> bytes:
+def phase_key(crypto: Primitives, key: bytes, side: str, phase: str) -> bytes:
     purpose = b"wormhole:phase:" + hashlib.sha256(side.encode()).digest() + hashlib.sha256(phase.encode()).digest()
-    return hkdf(key, 32, info=purpose)
+    return crypto.hkdf(key, 32, purpose)
 
 
 @cache
@@ -105,28 +117,102 @@ def new_words() -> str:
     return f"{secrets.choice(odd)}-{secrets.choice(even)}"
 
 
-class _Connection:
-    """The websocket to the mailbox: requests go out in order; answers wait in one queue per kind and
-    the other side's messages in ``peer`` (None there: the connection is lost)."""
+class RoomGone(LinkError):
+    """The mailbox no longer holds this room (it forgets one left alone for about ten minutes)."""
 
-    def __init__(self, sock: Socket, relay: str):
-        self.sock = sock
+
+@dataclass(frozen=True)
+class Room:
+    """What a side needs to come back into its room without the code: kept beside the saved game, on this
+    machine only (the key opens every message of the room)."""
+    relay: str
+    side: str
+    mailbox: str
+    key: str  # hex
+    their_side: str
+    code: str
+
+    def to_json(self) -> dict[str, str]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: Any) -> Room | None:
+        """The stored room, or None for anything that is not one (an older save, a damaged row)."""
+        try:
+            room = cls(**{k: d[k] for k in ("relay", "side", "mailbox", "key", "their_side", "code")})
+            bytes.fromhex(room.key)
+        except (TypeError, KeyError, ValueError):
+            return None
+        return room if all(isinstance(v, str) and v for v in asdict(room).values()) else None
+
+
+class _Connection:
+    """The websocket to the mailbox, reopened after a drop once the room's mailbox is open. Answers wait
+    in one queue per kind, the other side's messages in ``peer`` (None there: the room is lost for good)."""
+
+    def __init__(self, connect: Connect, relay: str, side: str | None = None):
+        self.connect = connect
         self.relay = relay
-        self.side = secrets.token_hex(5)
+        self.side = side or secrets.token_hex(5)
         self.replies: defaultdict[str, asyncio.Queue[Msg]] = defaultdict(asyncio.Queue)
         self.peer: asyncio.Queue[Msg | None] = asyncio.Queue()
         self.lost: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.nameplate: str | None = None
-        self.mailbox: str | None = None
+        self.nameplate: str | None = None  # claimed and not released
+        self.mailbox: str | None = None  # opened: from then on a drop is reconnected
         self.closed = False
-        self._tasks = [asyncio.ensure_future(self._read()), asyncio.ensure_future(self._write())]
+        self.seen: set[tuple[str, str]] = set()  # (side, phase) of every message taken, mine (echoed) or theirs
+        self.pending: dict[str, str] = {}  # phase -> hex body of my messages the mailbox has not echoed yet
+        self.online = asyncio.Event()  # a websocket is open and the room is (re)opened on it
+        self.on_status: Callable[[bool], None] | None = None  # told when the websocket drops and comes back
+        self.reconnects = 0
+        self._arrived: list[tuple[str, str]] = []  # (side, phase) of every message on this websocket, in order
+        self._sock: Socket | None = None
+        self._out: asyncio.Queue[str | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Future[Any]] = []
+        self._keeper: asyncio.Future[None] | None = None
+        self._closing: set[asyncio.Future[None]] = set()  # websockets being closed (kept from the collector)
+
+    async def start(self) -> None:
+        """Open the websocket, wait for the mailbox's welcome, bind (LinkError if any of it fails)."""
+        await self._attach()
+        self.online.set()
+
+    async def _attach(self) -> None:
+        try:
+            sock = await self.connect(self.relay)
+        except (OSError, ValueError):
+            raise LinkError(f"cannot reach the mailbox at {self.relay}") from None
+        self._sock, self._out, self._arrived = sock, asyncio.Queue(), []
+        dead: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._tasks = [asyncio.ensure_future(self._read(sock, dead)), asyncio.ensure_future(self._write(sock)), dead]
+        try:
+            welcome = (await self.reply("welcome", within=dead)).get("welcome")
+        except LinkError:
+            self._detach()
+            raise LinkError(f"cannot reach the mailbox at {self.relay}") from None
+        if isinstance(welcome, dict) and "error" in welcome:
+            self._detach()
+            self._fail(f"the mailbox at {self.relay} refused us: {welcome['error']}")
+            raise LinkError(self.lost.result())
+        self.tx("bind", appid=APPID, side=self.side, client_version=["python", "toybattle"])
+
+    def _detach(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            closing = asyncio.ensure_future(_close_quietly(sock))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     def tx(self, kind: str, **fields: Any) -> None:
-        self.outbox.put_nowait(json.dumps({"type": kind, "id": secrets.token_hex(2), **fields}))
+        self._out.put_nowait(json.dumps({"type": kind, "id": secrets.token_hex(2), **fields}))
 
     def add(self, phase: str, body: bytes) -> None:
-        self.tx("add", phase=phase, body=body.hex())
+        """Add a message; kept until the mailbox echoes it, so a drop before that sends it again."""
+        self.pending[phase] = body.hex()
+        if self.online.is_set():
+            self.tx("add", phase=phase, body=self.pending[phase])
 
     def release(self) -> None:
         """Give the nameplate back: the code can never open this room again."""
@@ -134,44 +220,133 @@ class _Connection:
             self.tx("release", nameplate=self.nameplate)
             self.nameplate = None
 
-    def fail(self, why: str) -> None:
+    def open_mailbox(self, mailbox: str) -> None:
+        self.mailbox = mailbox
+        self.tx("open", mailbox=mailbox)
+
+    def _fail(self, why: str) -> None:
         if not self.lost.done():
             self.lost.set_result(why)
             self.peer.put_nowait(None)
+            self.online.clear()
 
-    async def _write(self) -> None:
-        try:
-            while (text := await self.outbox.get()) is not None:
-                await self.sock.send(text)
-        except (EOFError, OSError):
-            self.fail("the mailbox closed the connection")
+    async def _write(self, sock: Socket) -> None:
+        out = self._out
+        with contextlib.suppress(EOFError, OSError):
+            while (text := await out.get()) is not None:
+                await sock.send(text)
 
-    async def _read(self) -> None:
+    async def _read(self, sock: Socket, dead: asyncio.Future[None]) -> None:
         try:
             while True:
-                msg = _parse(await self.sock.recv())
+                msg = _parse(await sock.recv())
                 kind = msg.get("type")
                 if kind == "message":
-                    if msg.get("side") != self.side:  # the mailbox echoes our own messages too
-                        self.peer.put_nowait(msg)
+                    self._message(msg)
                 elif kind == "error":
-                    self.fail(f"the mailbox at {self.relay} refused: {msg.get('error')}")
+                    self._fail(f"the mailbox at {self.relay} refused: {str(msg.get('error'))[:200]}")
                 elif isinstance(kind, str) and kind != "ack":
                     self.replies[kind].put_nowait(msg)
         except (EOFError, OSError):
             pass
         finally:
-            self.fail("the mailbox closed the connection")
+            if not dead.done():
+                dead.set_result(None)
+            if sock is self._sock:
+                self._dropped()
 
-    async def reply(self, kind: str, timeout: float | None = REPLY_WAIT) -> Msg:
+    def _message(self, msg: Msg) -> None:
+        side, phase = msg.get("side"), msg.get("phase")
+        if not isinstance(side, str) or not isinstance(phase, str):
+            return
+        self._arrived.append((side, phase))
+        if (side, phase) in self.seen:
+            return  # a message seen before: the mailbox sends them all again when the room is reopened
+        self.seen.add((side, phase))
+        if side == self.side:  # the mailbox echoes my own messages: this one is kept there
+            self.pending.pop(phase, None)
+        else:
+            self.peer.put_nowait(msg)
+
+    def _dropped(self) -> None:
+        """The websocket closed under us: before the room's mailbox is open that ends the attempt; after, it
+        is reopened in the background while the game waits."""
+        log.debug("the websocket to %s dropped", self.relay)
+        self.online.clear()
+        self._detach()
+        if self.closed or self.lost.done():
+            return
+        if self.mailbox is None:
+            self._fail("the mailbox closed the connection")
+            return
+        if self.on_status:
+            self.on_status(False)
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.ensure_future(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        attempt = 0
+        while not (self.closed or self.lost.done()):
+            await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)] * (0.75 + secrets.randbelow(50) / 100))
+            attempt += 1
+            try:
+                await self.reopen()
+            except RoomGone as e:
+                self._fail(str(e))
+                return
+            except (LinkError, OSError, EOFError) as e:  # still unreachable: try again later
+                log.debug("reconnecting to %s failed: %s", self.relay, e)
+                self._detach()
+                continue
+            self.reconnects += 1
+            log.debug("back in the room at %s after %d attempts", self.relay, attempt)
+            if self.on_status:
+                self.on_status(True)
+            return
+
+    async def reopen(self) -> list[tuple[str, str]]:
+        """A new websocket into the same room: bind with this side, claim the nameplate this side still
+        holds, open the mailbox, and send again what it did not keep. Returns (side, phase) of every message
+        the mailbox held; RoomGone if it holds none of this side's though this side has sent some."""
+        assert self.mailbox is not None
+        sent_before = any(side == self.side for side, _ in self.seen) or bool(self.pending)
+        await self._attach()
+        if self.nameplate is not None:
+            self.tx("claim", nameplate=self.nameplate)
+        self.tx("open", mailbox=self.mailbox)
+        token = secrets.randbelow(1 << 30)
+        self.tx("ping", ping=token)
+        dead = self._tasks[-1]
+        while (await self.reply("pong", within=dead)).get("pong") != token:
+            pass
+        held = list(self._arrived)  # the mailbox sends what it holds on ``open``, all before the pong
+        if sent_before and not any(side == self.side for side, _ in held):
+            raise RoomGone(self.gone())
+        for phase, body in self.pending.items():
+            self.tx("add", phase=phase, body=body)
+        self.online.set()
+        return held
+
+    def gone(self) -> str:
+        return (f"the mailbox at {self.relay} no longer holds this room (it forgets a room left alone for about "
+                "ten minutes)")
+
+    async def reply(self, kind: str, timeout: float | None = REPLY_WAIT,
+                    within: asyncio.Future[Any] | None = None) -> Msg:
         """The mailbox's next answer of this kind; LinkError if the connection is lost or it is silent."""
         get = asyncio.ensure_future(self.replies[kind].get())
         waiting: set[asyncio.Future[Any]] = {get, self.lost}
+        if within is not None:
+            waiting.add(within)
         await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if get.done():
             return get.result()
         get.cancel()
-        raise LinkError(self.lost.result() if self.lost.done() else f"the mailbox at {self.relay} does not answer")
+        if self.lost.done():
+            raise LinkError(self.lost.result())
+        if within is not None and within.done():
+            raise LinkError("the mailbox closed the connection")
+        raise LinkError(f"the mailbox at {self.relay} does not answer")
 
     async def from_peer(self, phase: str, timeout: float | None) -> Msg:
         """The other side's message of ``phase`` (earlier phases of the handshake only come first)."""
@@ -183,67 +358,94 @@ class _Connection:
             if msg.get("phase") == phase:
                 return msg
 
-    async def close(self, mood: str) -> None:
-        """Release the nameplate, close the mailbox, close the socket (best effort, a few seconds)."""
+    async def close(self, mood: str | None) -> None:
+        """Leave the room: with a ``mood``, release the nameplate and close the mailbox (the room is done);
+        without, only drop the websocket, so the room stays for this side to come back to."""
         if self.closed:
             return
         self.closed = True
-        if not self.lost.done():
+        if self._keeper is not None:
+            self._keeper.cancel()
+        if mood is not None and self.online.is_set() and not self.lost.done():
             self.release()
             if self.mailbox is not None:
                 self.tx("close", mailbox=self.mailbox, mood=mood)
                 with contextlib.suppress(LinkError):
                     await self.reply("closed", 5)
-        self.outbox.put_nowait(None)
-        with contextlib.suppress(Exception):  # the socket may be gone already
-            await asyncio.wait_for(self.sock.close(), 2)
-        for task in self._tasks:
-            task.cancel()
+        self._out.put_nowait(None)
+        self.online.clear()
+        self._detach()
+        self._fail("this side left the room")
+
+
+async def _close_quietly(sock: Socket) -> None:
+    with contextlib.suppress(Exception):  # the socket may be gone already
+        await asyncio.wait_for(sock.close(), 2)
 
 
 def _parse(raw: str) -> Msg:
     try:
         msg = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return msg if isinstance(msg, dict) else {}
 
 
 class Link:
-    """One wormhole between two peers: JSON objects in, JSON objects out (like ``transport.Link``)."""
+    """One wormhole between two peers: JSON objects in, JSON objects out. ``sent`` and ``taken`` number
+    the phases this side has added and taken so far (a link rebuilt after a restart starts past them)."""
 
-    def __init__(self, conn: _Connection, key: bytes, their_side: str, code: str):
+    def __init__(self, conn: _Connection, key: bytes, their_side: str, code: str, crypto: Primitives,
+                 sent: int = 0, taken: int = 0):
         self._conn = conn
         self._key = key
         self._their_side = their_side
+        self._crypto = crypto
         self.code = code
-        self._sent = 0
-        self._next = 0
+        self._sent = sent
+        self._next = taken
         self._early: dict[int, bytes] = {}
 
+    @property
+    def room(self) -> Room:
+        assert self._conn.mailbox is not None
+        return Room(self._conn.relay, self._conn.side, self._conn.mailbox, self._key.hex(), self._their_side,
+                    self.code)
+
+    @property
+    def online(self) -> bool:
+        """Whether the websocket to the mailbox is open now (it is reopened by itself after a drop)."""
+        return self._conn.online.is_set()
+
+    @property
+    def reconnects(self) -> int:
+        return self._conn.reconnects
+
+    def on_status(self, told: Callable[[bool], None] | None) -> None:
+        """``told(False)`` when the websocket drops, ``told(True)`` when it is back in the room."""
+        self._conn.on_status = told
+
     def send(self, obj: Msg) -> None:
+        self.send_bytes(json.dumps(obj, separators=(",", ":")).encode())
+
+    def send_bytes(self, data: bytes) -> None:
+        """One message's bytes as they are (``send`` writes an object as JSON)."""
         phase = str(self._sent)
         self._sent += 1
-        data = json.dumps(obj, separators=(",", ":")).encode()
-        self._conn.add(phase, seal(phase_key(self._key, self._conn.side, phase), data))
+        self._conn.add(phase, self._crypto.seal(phase_key(self._crypto, self._key, self._conn.side, phase), data))
 
     async def recv(self, timeout: float | None = None) -> Msg:
-        """The next object from the peer; LinkError if the link closed or stayed silent ``timeout`` s."""
+        """The next object from the peer; Silence if none came within ``timeout`` s, LinkError if the room
+        is lost for good (a drop is not: it is reconnected meanwhile)."""
         while self._next not in self._early:
             try:
                 msg = await self._next_message(timeout)
             except TimeoutError:
-                raise LinkError(f"the other player has been silent for {timeout:g} s") from None
+                raise Silence(f"the other player has been silent for {timeout:g} s") from None
             self._take(msg)
         raw = self._early.pop(self._next)
         self._next += 1
-        try:
-            obj = json.loads(raw.decode())
-        except (UnicodeDecodeError, ValueError):
-            raise LinkError("the other player sent something that is not a toybattle message") from None
-        if not isinstance(obj, dict):
-            raise LinkError("the other player sent something that is not a toybattle message")
-        return obj
+        return parse(raw)
 
     async def _next_message(self, timeout: float | None) -> Msg:
         msg = await asyncio.wait_for(self._conn.peer.get(), timeout)
@@ -257,31 +459,23 @@ class Link:
         phase = msg.get("phase")
         if msg.get("side") != self._their_side or not isinstance(phase, str) or not phase.isdigit():
             return  # the version again, or a phase this program does not use: ignored, as the wormhole does
+        n = int(phase)
+        if n < self._next or n in self._early:
+            return  # taken already (before a restart, say)
         try:
             box = bytes.fromhex(str(msg.get("body")))
-            self._early[int(phase)] = open_box(phase_key(self._key, self._their_side, phase), box)
+            self._early[n] = self._crypto.open(phase_key(self._crypto, self._key, self._their_side, phase), box)
         except (ValueError, CryptoError):
-            raise LinkError("a message from the other player did not decrypt: the connection is not safe") from None
+            raise Garbled("a message from the other player did not decrypt: the connection is not safe") from None
 
-    async def close(self) -> None:
-        await self._conn.close("happy")
+    async def close(self, done: bool = True) -> None:
+        """Leave the room; ``done=False`` keeps it (an unfinished game comes back to it)."""
+        await self._conn.close("happy" if done else None)
 
 
-async def _open(connect: Connect, relay: str) -> _Connection:
-    try:
-        sock = await connect(relay)
-    except (OSError, ValueError):
-        raise LinkError(f"cannot reach the mailbox at {relay}") from None
-    conn = _Connection(sock, relay)
-    try:
-        welcome = (await conn.reply("welcome")).get("welcome")
-    except LinkError:
-        await conn.close("errory")
-        raise LinkError(f"cannot reach the mailbox at {relay}") from None
-    if isinstance(welcome, dict) and "error" in welcome:
-        await conn.close("unwelcome")
-        raise LinkError(f"the mailbox at {relay} refused us: {welcome['error']}")
-    conn.tx("bind", appid=APPID, side=conn.side, client_version=["python", "toybattle"])
+async def _open(connect: Connect, relay: str, side: str | None = None) -> _Connection:
+    conn = _Connection(connect, relay, side)
+    await conn.start()
     return conn
 
 
@@ -291,13 +485,12 @@ async def _claim(conn: _Connection, nameplate: str) -> None:
     mailbox = (await conn.reply("claimed")).get("mailbox")
     if not isinstance(mailbox, str):
         raise LinkError(f"the mailbox at {conn.relay} gave no mailbox for room {nameplate}")
-    conn.mailbox = mailbox
-    conn.tx("open", mailbox=mailbox)
+    conn.open_mailbox(mailbox)
 
 
-async def _meet(conn: _Connection, code: str, host: bool, wait: float | None) -> Link:
+async def _meet(conn: _Connection, code: str, host: bool, wait: float | None, crypto: Primitives) -> Link:
     """PAKE with whoever typed ``code``, then the encrypted version exchange; one clear line per failure."""
-    pake = Spake2(code.encode(), APPID.encode())
+    pake = Spake2(code.encode(), APPID.encode(), crypto)
     conn.add("pake", json.dumps({"pake_v1": pake.start().hex()}).encode())
     try:
         theirs = await conn.from_peer("pake", wait)
@@ -309,33 +502,34 @@ async def _meet(conn: _Connection, code: str, host: bool, wait: float | None) ->
     try:
         key = pake.finish(bytes.fromhex(json.loads(bytes.fromhex(theirs["body"]))["pake_v1"]))
         side = str(theirs["side"])
-    except (ValueError, KeyError, TypeError, PakeError):
+    except (ValueError, KeyError, TypeError, RecursionError, PakeError):
         await conn.close("scary")
         raise LinkError(f"the other side of room {code} does not speak the wormhole's PAKE") from None
     versions = {"app_versions": {"toybattle": {"protocol": PROTOCOL}}}
-    conn.add("version", seal(phase_key(key, conn.side, "version"), json.dumps(versions).encode()))
+    conn.add("version", crypto.seal(phase_key(crypto, key, conn.side, "version"), json.dumps(versions).encode()))
     try:
         box = bytes.fromhex((await conn.from_peer("version", REPLY_WAIT))["body"])
-        theirs_versions = json.loads(open_box(phase_key(key, side, "version"), box))
+        theirs_versions = json.loads(crypto.open(phase_key(crypto, key, side, "version"), box))
     except TimeoutError:
         await conn.close("lonely")
         raise LinkError(f"the other side of room {code} went quiet before the game began") from None
-    except (CryptoError, ValueError, KeyError, TypeError):
+    except (CryptoError, ValueError, KeyError, TypeError, RecursionError):
         await conn.close("scary")
         raise LinkError(f"someone typed a wrong code for room {code}; the room is closed: start a new one"
                         if host else f"wrong code {code}: the room is now closed; ask for a new code") from None
-    link = Link(conn, key, side, code)
+    link = Link(conn, key, side, code, crypto)
     app = theirs_versions.get("app_versions") if isinstance(theirs_versions, dict) else None
-    proto = app.get("toybattle", {}).get("protocol") if isinstance(app, dict) else None
+    toy = app.get("toybattle") if isinstance(app, dict) else None
+    proto = toy.get("protocol") if isinstance(toy, dict) else None
     if proto != PROTOCOL:
         await link.close()
-        raise LinkError(f"the other player's toybattle speaks online protocol {proto}, this one speaks "
+        raise LinkError(f"the other player's toybattle speaks online protocol {str(proto)[:20]}, this one speaks "
                         f"{PROTOCOL}: both need the same version")
     return link
 
 
 async def host(relay: str, on_code: Callable[[str], Any], wait: float | None = None,
-               connect: Connect = connect_websockets) -> Link:
+               connect: Connect = connect_websockets, crypto: Primitives | None = None) -> Link:
     """Open a room: ``on_code(code)`` is called with the code to read aloud; returns when joined."""
     conn = await _open(connect, relay)
     try:
@@ -346,16 +540,17 @@ async def host(relay: str, on_code: Callable[[str], Any], wait: float | None = N
         await _claim(conn, nameplate)
         code = f"{nameplate}-{new_words()}"
         on_code(code)
-        return await _meet(conn, code, True, wait)
+        return await _meet(conn, code, True, wait, crypto or default())
     except BaseException:  # a failure, or the player closed the room: give the nameplate back
         await conn.close("lonely")
         raise
 
 
-async def join(relay: str, code: str, wait: float | None = 60.0, connect: Connect = connect_websockets) -> Link:
+async def join(relay: str, code: str, wait: float | None = 60.0, connect: Connect = connect_websockets,
+               crypto: Primitives | None = None) -> Link:
     """Join the room ``code``; LinkError (one line) for a malformed, wrong or expired code."""
     code = code.strip().lower()
-    if not CODE_RE.match(code):
+    if not CODE_RE.fullmatch(code):
         raise LinkError(f"{code!r} is not a room code (it looks like 7-guitarist-revenge)")
     conn = await _open(connect, relay)
     try:
@@ -363,7 +558,7 @@ async def join(relay: str, code: str, wait: float | None = 60.0, connect: Connec
         if not await _listed(conn, nameplate):
             raise LinkError(f"no room {code} is open (a wrong or expired code?)")
         await _claim(conn, nameplate)
-        return await _meet(conn, code, False, wait)
+        return await _meet(conn, code, False, wait, crypto or default())
     except BaseException:
         await conn.close("lonely")
         raise
@@ -396,3 +591,25 @@ class Rooms:
 
     async def join(self, relay: str, code: str, wait: float | None = 60.0) -> Link:
         return await join(relay, code, wait, self.connect)
+
+    async def rejoin(self, room: Room) -> Link:
+        return await rejoin(room, self.connect)
+
+
+async def rejoin(room: Room, connect: Connect = connect_websockets, crypto: Primitives | None = None) -> Link:
+    """Back into a stored room with no code (after a restart or a reload). Every message the mailbox held
+    on reopening counts as taken, mine and theirs: the session's own hello then settles what each side
+    misses. RoomGone if the mailbox has forgotten the room, LinkError if it cannot be reached."""
+    conn = _Connection(connect, room.relay, room.side)
+    conn.mailbox = room.mailbox
+    try:
+        held = await conn.reopen()
+        if not any(side == room.side for side, _ in held):  # this side sent its PAKE at least
+            raise RoomGone(conn.gone())
+    except BaseException:
+        await conn.close(None)
+        raise
+    mine = [int(phase) for side, phase in held if side == room.side and phase.isdigit()]
+    theirs = [int(phase) for side, phase in held if side == room.their_side and phase.isdigit()]
+    return Link(conn, bytes.fromhex(room.key), room.their_side, room.code, crypto or default(),
+                sent=max(mine, default=-1) + 1, taken=max(theirs, default=-1) + 1)

@@ -5,7 +5,7 @@ import { t } from "./i18n.js";
 import { $, h, fill } from "./dom.js";
 import { saved } from "./saved.js";
 import { closeSheet } from "./sheet.js";
-import { showHome } from "./home.js";
+import { showHome, takeInvite } from "./home.js";
 import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
 import { showTroops } from "./handbook.js";
@@ -61,6 +61,7 @@ async function joinFromPath() {
 }
 
 async function route() {
+  takeInvite();  // an invitation link (#join=CODE): off the address bar, then the home screen's join form
   const hash = location.hash.replace(/^#/, "") || "/";
   let m;
   leaveScreen();

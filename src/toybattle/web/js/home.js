@@ -8,6 +8,22 @@ import { fetch } from "./net.js"; // the API through the transport seam (server 
 
 const app = () => $("#app");
 
+// a room code's shape, as the app checks it (online/transport.py): "7-guitarist-revenge"
+const ROOM_CODE = /^\d+(-[a-z]+){2,}$/;
+let invited = null;  // an invitation link's room ({code} or {bad}), for the next home screen
+
+/** Take an invitation link's fragment (#join=CODE, play.js's shareData) off the address bar, so a reload
+ * does not join again; the next home screen opens the join form with its code. True if there was one. */
+export function takeInvite() {
+  const m = location.hash.match(/^#join=(.*)$/s);
+  if (!m) return false;
+  history.replaceState(null, "", location.pathname + location.search);
+  let code = "";
+  try { code = decodeURIComponent(m[1]).trim().toLowerCase(); } catch { /* a broken %-escape: no code */ }
+  invited = code.length <= 80 && ROOM_CODE.test(code) ? { code } : { bad: true };
+  return true;
+}
+
 export async function showHome() {
   const meta = await getMeta();
   const root = app();
@@ -45,6 +61,7 @@ export async function showHome() {
       pick("human", [["blue", t("seat.blue")], ["red", t("seat.red")], ["random", t("home.random")]], "blue")),
     h("div", { class: "field not-online" }, h("span", { class: "label" }, t("home.starts")),
       pick("first", [["random", t("home.random")], ["blue", t("seat.blue")], ["red", t("seat.red")]], "random")),
+    h("p", { class: "notice", id: "join-notice", role: "status", hidden: true }),
     h("p", { class: "error", id: "form-error", role: "alert" }),
     h("button", { class: "btn primary big", type: "submit", id: "start" }, t("home.start")));
   const sync = () => {
@@ -81,7 +98,31 @@ export async function showHome() {
         h("a", { class: "btn", href: "#/troops", id: "troops-link" }, t("home.troops"))), langSwitch(h)),
     h("main", { class: "home" }, form, h("div", { class: "col" }, gamesBox)));
   sync();
+  if (invited) openInvite(form, invited);
+  invited = null;
   fillGames(gamesBox);
+}
+
+// An invitation link: the online join form with its code, and the player presses Start (a mailbox of their
+// own may need typing first); a malformed code opens the same form empty, with one line saying so.
+function openInvite(form, inv) {
+  const notice = $("#join-notice", form);
+  const online = form.querySelector("input[name=kind][value=online]");
+  notice.hidden = false;
+  if (!online) { notice.textContent = t("home.inviteNoOnline"); return; }
+  online.checked = true;
+  form.querySelector("input[name=room][value=join]").checked = true;
+  form.code.value = inv.code || "";
+  form.dispatchEvent(new Event("change"));  // the form shows its join fields (sync)
+  if (inv.bad) {
+    notice.setAttribute("role", "alert");
+    notice.textContent = t("home.badInvite");
+    notice.scrollIntoView({ block: "center" });
+    return;
+  }
+  notice.textContent = t("home.invited", { code: inv.code, start: t("home.start") });
+  $("#start", form).setAttribute("aria-describedby", "join-notice");  // a screen reader says the notice with it
+  $("#start", form).focus();  // on a phone, scrolls the form into view too
 }
 
 

@@ -196,15 +196,19 @@ export class PlayScreen {
       : h("a", { class: "btn primary", href: "#/", id: "btn-new-room" }, t("nav.home"));
     fill($("#prompt"), h("span", {}, error || t("room.waiting")));
     $("#prompt").classList.toggle("error", !!error);
+    const shown = h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code);
     const box = h("div", { class: "room-wait panel", id: "waiting" }, h("h2", {}, t("room.code")),
-      h("p", { class: `room-code mono${error ? " closed" : ""}`, id: "room-code-shown" }, code),
+      shown, error || !code ? null : shareButtons(code, shown),
       error ? null : h("p", {}, t("room.howJoin")),
       status, next, ...this.limits.buttons(v));
     this.limits.update(v);  // a peer that went silent before the deal: its countdown, then the choices
     const wrap = $(".board-wrap", this.root);
     const old = $("#waiting", this.root);
+    // a new view redraws the box: a keyboard user's focus stays on the same button
+    const focused = old && old.contains(document.activeElement) ? document.activeElement.id : "";
     if (old) old.remove();
     wrap.appendChild(box);
+    if (focused && box.querySelector(`#${focused}`)) box.querySelector(`#${focused}`).focus();
   }
 
   onRematch(m) {
@@ -460,6 +464,62 @@ export class PlayScreen {
   showDiscard() { discardSheet(this); }
   showHandbook() { return handbookSheet(this); }
   showInvite() { return inviteSheet(this); }
+}
+
+// ---------------------------------------------------------------- sharing a room's code
+
+// this machine's own app: a link to it reaches nobody else
+const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** What the share sheet gets for room `code` on a page at `loc`: a link to this same site with the code in
+ * its fragment (#join=, read by home.js), which browsers never send to the site's host; on a loopback page
+ * (the desktop app) the code alone, with the way to type it. */
+export function shareData(code, loc = location) {
+  if (LOOPBACK.test(loc.hostname)) {
+    return { title: "Toy Battle", text: t("room.shareCode", { code, online: t("home.online"), join: t("home.join") }) };
+  }
+  const base = loc.pathname.replace(/index\.html$/, "");  // the app's page, wherever the site is hosted
+  return { title: "Toy Battle", text: t("room.shareText", { code }), url: `${loc.origin}${base}#join=${encodeURIComponent(code)}` };
+}
+
+// the status line says the result (aria-live), then clears, so a second copy is said again
+function said(status, text) {
+  status.textContent = text;
+  clearTimeout(status.timer);
+  status.timer = setTimeout(() => { status.textContent = ""; }, 4000);
+}
+
+async function copyCode(code, shown, status) {
+  try {
+    await navigator.clipboard.writeText(code);
+    said(status, t("room.copied"));
+    return;
+  } catch { /* no clipboard API (a plain-http page) or refused: select the code instead */ }
+  const range = document.createRange();
+  range.selectNodeContents(shown);
+  getSelection().removeAllRanges();
+  getSelection().addRange(range);
+  let copied = false;
+  try { copied = document.execCommand("copy"); } catch { /* the selection stays, for the player to copy */ }
+  said(status, t(copied ? "room.copied" : "room.selected"));
+}
+
+async function shareCode(code, shown, status) {
+  try {
+    await navigator.share(shareData(code));
+  } catch (e) {
+    if (e && e.name !== "AbortError") copyCode(code, shown, status);  // no share sheet after all: copy instead
+  }
+}
+
+/** The copy button, always; the share button where the browser has a share sheet (phones, mostly). */
+function shareButtons(code, shown) {
+  const status = h("span", { class: "copy-status small", id: "copy-status", role: "status", "aria-live": "polite" });
+  return h("div", { class: "row wrap center share-row" },
+    h("button", { class: "btn", type: "button", id: "copy-code", onclick: () => copyCode(code, shown, status) }, t("room.copy")),
+    h("button", { class: `btn primary${typeof navigator.share === "function" ? "" : " hidden"}`, type: "button", id: "share-code",
+      onclick: () => shareCode(code, shown, status) }, t("room.share")),
+    status);
 }
 
 /** The play screen of game `id` (null if this browser holds no key to it). */

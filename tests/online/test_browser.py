@@ -373,8 +373,10 @@ def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser,
 
 
 def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, mailbox, browser):
-    """Both apps stop mid-game; started again (same port, so the pages keep their games), one page
-    reopens the room from "Your games", the other types the new code, and the game goes on as it was."""
+    """Both apps stop mid-game; started again (same port, so the pages keep their games), each goes back
+    into the game's room by itself, with no code, and the game goes on as it was. Then one app stops
+    for good: the other, alone in the room, closes it and reopens the game with a new code, which the
+    first types once it is back."""
     ports = [closed_port(), closed_port()]
     urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports, strict=True)]
     a, b = Page(browser, "alice"), Page(browser, "bob")
@@ -389,21 +391,39 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
         p.terminate()
         p.wait(10)
     urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports, strict=True)]
+    for p, url in ((a, urls[0]), (b, urls[1])):
+        p.page.goto(url + "/")
+        p.page.click(".game-list [data-game]")
+    assert settle(a, b, ply) == (ply, actor)
+    assert a.board() == board == b.board()
+    decide(a if actor == a.view()["seat"] else b, prefer_draw=False)
+    ply, actor = settle(a, b, ply + 1)
+    board = a.board()
+    for p in serve.procs:
+        p.terminate()
+        p.wait(10)
+    urls[0] = serve("alice", mailbox, ports[0])
+    a.page.goto(urls[0] + "/")
+    a.page.click(".game-list [data-game]")
+    a.page.wait_for_function("() => /Rejoining the room/.test(document.querySelector('#prompt').textContent)")
+    # "Close this room" gives the room up (the game stays saved); then it is opened again with a new code
+    a.page.click("#btn-close-room")
+    a.page.wait_for_function("() => /closed the room/.test(document.querySelector('#prompt').textContent)")
     a.page.goto(urls[0] + "/")
     a.page.click(".game-list button[data-game]")
     a.page.click("#btn-resume-host")
     room_shown = ("() => { const p = document.querySelector('#prompt');"
                   " return p && /Room code \\d+-/.test(p.textContent); }")
     a.page.wait_for_function(room_shown)
-    # "Close this room" gives a waiting room up (the game stays saved); then it is opened again
-    a.page.click("#btn-close-room")
-    a.page.wait_for_function("() => /closed the room/.test(document.querySelector('#prompt').textContent)")
-    a.page.goto(urls[0] + "/")
-    a.page.click(".game-list button[data-game]")
-    a.page.click("#btn-resume-host")
-    a.page.wait_for_function(room_shown)
     code = re.search(r"Room code (\S+):", a.page.locator("#prompt").inner_text()).group(1)
     assert CODE.match(code) and code != first
+    urls[1] = serve("bob", mailbox, ports[1])
+    b.page.goto(urls[1] + "/")
+    b.page.click(".game-list [data-game]")
+    # alone in the old room (it may have taken alice's last hello there for her coming back, and then sees
+    # her away): give it up, then join the new one
+    b.page.click("#btn-close-room", timeout=60_000)
+    b.page.wait_for_function("() => /closed the room/.test(document.querySelector('#prompt').textContent)")
     b.page.goto(urls[1] + "/")
     b.page.click(".game-list button[data-game]")
     # no such room (nameplate 999: the session's mailbox hands out small numbers, and 7 may be a's room):

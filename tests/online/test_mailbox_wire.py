@@ -12,6 +12,7 @@ from toybattle.online.mailbox.primitives import Native
 from toybattle.online.mailbox.spake2 import Spake2
 from toybattle.online.protocol import PROTOCOL
 from toybattle.online.transport import APPID, LinkError, Silence
+from toybattle.online.wire import WIRE
 
 PEER_SIDE = "feedc0ffee"
 CRYPTO = Native()
@@ -81,7 +82,8 @@ async def handshake(box: Mailbox, code: str, versions: dict | None = None) -> by
     pake = Spake2(code.encode(), APPID.encode())
     box.peer("pake", pake_body(pake.start()))
     key = pake.finish(theirs)
-    versions = versions if versions is not None else {"app_versions": {"toybattle": {"protocol": PROTOCOL}}}
+    if versions is None:
+        versions = {"app_versions": {"toybattle": {"protocol": PROTOCOL, "wire": WIRE}}}
     box.peer("version", seal(client.phase_key(CRYPTO, key, PEER_SIDE, "version"), json.dumps(versions).encode()))
     return key
 
@@ -123,8 +125,10 @@ def test_another_protocol_version_and_a_wrong_code_get_their_lines():
     async def main() -> None:
         box = Mailbox()
         task = join(box)
-        await handshake(box, "4-aardvark-adroitness", {"app_versions": {"toybattle": {"protocol": PROTOCOL + 1}}})
-        with pytest.raises(LinkError, match=f"speaks online protocol {PROTOCOL + 1}, this one speaks {PROTOCOL}"):
+        await handshake(box, "4-aardvark-adroitness", {"app_versions": {"toybattle": {"protocol": PROTOCOL + 1,
+                                                                                       "wire": WIRE}}})
+        with pytest.raises(LinkError, match=f"speaks online protocol {PROTOCOL + 1}.{WIRE}, this one speaks "
+                                            f"{PROTOCOL}.{WIRE}"):
             await task
         box = Mailbox()
         task = join(box)

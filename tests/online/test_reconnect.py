@@ -7,6 +7,8 @@ import random
 import sqlite3
 import time
 
+import pytest
+
 from toybattle.rules import SEATS
 
 from .conftest import LIMITS, Peer, start_mailbox
@@ -110,6 +112,7 @@ def test_a_forgotten_room_is_said_plainly_and_a_host_opens_a_new_one(mailbox, tm
     assert same_game(a, reference) and same_game(b, reference)
 
 
+@pytest.mark.slow
 def test_a_mailbox_behind_tls_and_a_malformed_mailbox_address(tmp_path):
     import trustme
     ca = trustme.CA()

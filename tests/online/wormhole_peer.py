@@ -12,13 +12,14 @@ from typing import Any
 
 from toybattle.online.protocol import PROTOCOL
 from toybattle.online.transport import APPID
+from toybattle.online.wire import WIRE
 
 
 async def main(reactor: Any, role: str, relay: str, code: str | None) -> int:
     from wormhole import create
     from wormhole.errors import WormholeError
     loop = asyncio.get_running_loop()
-    w = create(APPID, relay, reactor, versions={"toybattle": {"protocol": PROTOCOL}})
+    w = create(APPID, relay, reactor, versions={"toybattle": {"protocol": PROTOCOL, "wire": WIRE}})
     try:
         if role == "host":
             w.allocate_code(2)

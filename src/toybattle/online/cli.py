@@ -124,7 +124,12 @@ def _run(args: argparse.Namespace, main: Callable[[Game], Coroutine[Any, Any, di
             result = asyncio.run(main(game))
         finally:
             game.store.close()
-    except (SessionError, StoreError) as e:
+    except SessionError as e:
+        saved = game.match is not None and game.match.log and not game.match.finished
+        raise UserError(f"{e}: resume it in the same room with 'toybattle join --resume {game.local_id}' (no code "
+                        "needed while the mailbox keeps the room)" if saved and "is saved after" in str(e)
+                        else str(e)) from None
+    except StoreError as e:
         raise UserError(str(e)) from None
     finally:
         writer.release()

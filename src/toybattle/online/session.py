@@ -6,7 +6,10 @@ Wire messages are JSON objects with a kind ``k`` (their shape is checked by ``wi
 ``msg`` (one chained message, see protocol.py), ``forfeit`` (a failed check: who and why),
 ``chat`` (a player's short text or a quick phrase's key: outside the chain, never stored, at most ``chat.BURST`` lines
 per ``chat.WINDOW`` seconds taken from the other peer; it may come at any time, even while this
-side thinks about its move, and never extends a wait limit).
+side thinks about its move, and never extends a wait limit), ``here`` (every ``HEARTBEAT`` seconds while
+playing, outside the chain: the other side shows as away after ``AWAY_AFTER`` seconds without a word).
+A ``hello`` in the middle of a game is the other side coming back after a restart: this side answers
+with its own, and each sends what the other misses.
 
 Every wait has a limit: a move ``move_limit``, any other message ``reply_limit``. When it runs out
 this side may claim the game (won by abandonment), keep waiting, or close the room (the game stays
@@ -34,6 +37,8 @@ from .protocol import Forfeit, Match, Secrets, Setup, clean_reason, digest
 from .transport import Garbled, LinkError, Silence
 
 CHOICES = ("claim", "wait", "close")  # what the waiting side may do when the other's limit runs out
+HEARTBEAT = 10.0  # seconds between this side's ``here`` messages while playing (presence)
+AWAY_AFTER = 25.0  # seconds without a word from the other side before it shows as away
 
 
 class SessionError(Exception):
@@ -153,7 +158,9 @@ class Game:
         self.on_silence: Callable[[str, float], Awaitable[str]] | None = None  # the player's choice, if asked
         self.on_chat: Callable[[dict[str, str]], None] | None = None  # a chat line (chat.said) from the other player
         self.link: Link | None = None  # while playing
-        self.on_presence: Callable[[bool], None] | None = None  # this side's link to the mailbox dropped / is back
+        self.on_presence: Callable[[], None] | None = None  # called when ``presence()`` changes
+        self.heard_at: float | None = None  # epoch s of the other side's last message while playing
+        self.back_at: float | None = None  # epoch s the other side was last heard again after being away
         self._heard = Limiter()  # the other player's chat lines
         self._held: asyncio.Future[dict[str, Any]] | None = None  # a message read while this side thought
 
@@ -237,7 +244,40 @@ class Game:
 
     def _presence(self, online: bool) -> None:
         if self.on_presence:
-            self.on_presence(online)
+            self.on_presence()
+
+    def presence(self) -> dict[str, Any]:
+        """How both sides stand: ``online`` (this side's link to the mailbox is open), ``peer`` ("here" or
+        "away"), ``since`` (epoch s the other side was last heard, when away), ``back`` (epoch s it was heard
+        again after being away)."""
+        away = self.peer_away()
+        return {"online": self.link is not None and self.link.online, "peer": "away" if away else "here",
+                "since": round(self.heard_at, 1) if away and self.heard_at else None,
+                "back": round(self.back_at, 1) if self.back_at else None}
+
+    def peer_away(self) -> bool:
+        return (self.playing and self.link is not None and self.heard_at is not None
+                and time.time() - self.heard_at > AWAY_AFTER)
+
+    def _hear_peer(self) -> None:
+        if self.peer_away():
+            self.back_at = time.time()
+            self.heard_at = self.back_at
+            self._presence(True)
+        self.heard_at = time.time()
+
+    async def _heartbeat(self, link: Link) -> None:
+        """Say ``here`` every HEARTBEAT seconds, and tell the page when the other side turns away."""
+        sent, away = 0.0, False
+        while True:
+            now = time.monotonic()
+            if link.online and now - sent >= HEARTBEAT:
+                link.send({"k": "here"})
+                sent = now
+            if self.peer_away() != away:
+                away = not away
+                self._presence(True)
+            await asyncio.sleep(1.0)
 
     async def _guard(self, coro: Coroutine[Any, Any, Link]) -> Link:
         try:
@@ -248,7 +288,8 @@ class Game:
     async def _greeting(self, link: Link, kind: str = "hello", skip: bool = False) -> dict[str, Any]:
         """A message of the handshake: anything wrong with it is one line, and nothing is stored. With
         ``skip``, what the other side sent before it heard this side come back is passed over: its hello
-        lists it, and the catch-up sends it again."""
+        lists it, and the catch-up sends it again. (If the other side came back too, its hello is there
+        already, and it waits for this side's: each takes the other's as its greeting.)"""
         try:
             obj = await self._next(link, "reply")
             while skip and obj["k"] in ("msg", "sync"):
@@ -267,8 +308,11 @@ class Game:
             self._wait_for(due, limit)
             until = time.monotonic() + limit
             try:
-                while True:  # chat lines do not extend the wait
+                while True:  # chat lines and presence do not extend the wait
                     obj = wire.check(await self._recv(link, max(0.0, until - time.monotonic())))
+                    self._hear_peer()
+                    if obj["k"] == "here":
+                        continue
                     if obj["k"] != "chat":
                         return obj
                     self._chat_in(obj)
@@ -276,6 +320,8 @@ class Game:
                 raise wire.Malformed(str(e).removeprefix("the other player sent ")) from None
             except Silence:
                 self._wait_for(None, 0)
+                if self.playing and not link.online:
+                    continue  # it is this side that is cut off: the other's silence is not its own
                 if not self.playing or self.match is None:
                     raise SessionError(f"the other player has been silent for {limit:g} s") from None
                 if self.match.opening_due():
@@ -331,9 +377,10 @@ class Game:
                 except (LinkError, wire.Malformed):
                     self._held = reading
                     break
+                self._hear_peer()
                 if obj["k"] == "chat":
                     self._chat_in(obj)
-                else:
+                elif obj["k"] != "here":
                     self._held = reading
             return await choice
         finally:
@@ -360,18 +407,20 @@ class Game:
         m = self.match
         if m is None or not m.log:
             return why
-        return (f"{why}; game {self.local_id} is saved after message {len(m.log)}: resume it in the same room "
-                f"with 'toybattle join --resume {self.local_id}' (no code needed while the mailbox keeps the room)")
+        return f"{why}; game {self.local_id} is saved after message {len(m.log)}"
 
     # -------------------------------------------------------------- the game itself
 
     async def _play(self, link: Link, hello: dict[str, Any]) -> dict[str, Any]:
         m = self.m
         self.link = link
+        beating: asyncio.Future[None] | None = None
         try:
             await self._catch_up(link, hello)
             await self._save()
             self.playing = True
+            self.heard_at = time.time()
+            beating = asyncio.ensure_future(self._heartbeat(link))
             if self.on_play:
                 self.on_play()
             self.say(f"playing game {m.setup.game} on {m.setup.terrain} as {SEATS[m.me]}")
@@ -399,6 +448,8 @@ class Game:
             await self._save()
         finally:
             self.link = None
+            if beating is not None:
+                beating.cancel()
         return m.result()
 
     async def _welcome_back(self, link: Link, hello: dict[str, Any]) -> None:

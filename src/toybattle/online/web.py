@@ -146,6 +146,7 @@ class OnlineSession(Session):
         self._pushes: set[asyncio.Task[None]] = set()
         game.on_silence = self._ask
         game.on_wait = self._push
+        game.on_presence = self._push
         game.on_chat = self._chat_in
 
     @property
@@ -213,7 +214,7 @@ class OnlineSession(Session):
         facts = {"id": self.id, "kind": "online", "code": self.code, "error": self.error,
                  "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}",
                  "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": round(d[2], 1)},
-                 "silent": self.silent}
+                 "silent": self.silent, "presence": self.game.presence() if self.game.playing else None}
         res = m.result()
         if m.public is None:  # no board yet: the room waits for the other player, or ended before the deal
             v: dict[str, Any] = {"game": facts, "seat": SEATS[seat], "waiting": not m.finished}
@@ -296,8 +297,10 @@ class OnlineSession(Session):
     def offers(self) -> dict[str, Any]:
         silent = bool(self.silent)
         resumable = not self.over or self.match.abandoned is not None  # a claim can be undone by agreement
+        # the other player away: this side may give the room up (the game stays saved) and resume later
+        away = self.connected and self.game.peer_away()
         return {"rematch": False, "replay": False, "resume": resumable and not self.connected,
-                "claim": silent, "wait": silent, "close": silent or self.resuming}
+                "claim": silent, "wait": silent, "close": silent or self.resuming or away}
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:
         async def guarded() -> None:
@@ -348,20 +351,31 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def stored(ctx: Any, row: Any) -> OnlineSession:
-    """A stored online game as it was when its connection closed: shown, not connected (see resume)."""
+    """A stored online game as it was when its connection closed. An unfinished one with a room goes back
+    into that room by itself, with no code (after a restart of the app, or a reload of the site); otherwise
+    it is shown, not connected (see resume)."""
     token = (row.meta.get("app") or {}).get("token")
     if not isinstance(token, str):
         raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
     journal = SeatLog()  # the log is rebuilt as the history replays
     match, relay, local = persist.replay(row, finished=True, seen=journal.record)  # the row read off the loop
     player = WebPlayer()
-    game = Game(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store)
+    game = Game(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store,
+                rooms=_rooms())
     game.match, game.local_id, game.extra = match, local, {"app": {"token": token}}
+    game.room = persist.room(row)
     session = OnlineSession(game, player)
     session.token = token
     session.journal = journal
-    if not match.finished:
-        session.error = "The connection closed; the game is saved. Resume it from Your games."
+    if match.finished:
+        return session
+    session.error = "The connection closed; the game is saved. Resume it from Your games."
+    if game.room is not None:
+        with contextlib.suppress(RuntimeError):  # no loop running (a script): shown, not connected
+            asyncio.get_running_loop()
+            session.error = ""
+            game.on_play = session._push  # the board leaves "rejoining", whoever moves next
+            session.run(game.rejoin())
     return session
 
 
@@ -471,10 +485,10 @@ def routes(ctx: Any) -> list[Route]:
 
     async def close(request: Request) -> JSONResponse:
         """Close a room still waiting for the other player (say both opened one to resume the same
-        game), or whose other player is past its limit: the game stays saved, to resume with a code."""
+        game), whose other player is away, or past its limit: the game stays saved, to resume with a code."""
         try:
             s = await mine(request)
-            if not s.resuming and not s.silent:
+            if not s.offers()["close"]:
                 raise Refused(f"game {s.id} has no room waiting for the other player")
         except Refused as e:
             return JSONResponse({"error": str(e)}, status_code=400)

@@ -1,6 +1,6 @@
 """The shape of every wire message, checked before any of it is used (docs/fair-play.md, "The wire").
 
-A peer can send anything; ``check`` lets through only the five kinds this program speaks, each with
+A peer can send anything; ``check`` lets through only the six kinds this program speaks, each with
 exactly its fields, of the right types and sizes, and says in one line what is wrong otherwise.
 The bytes were already bounded by ``transport.MAX_WIRE`` and their nesting by ``MAX_DEPTH``.
 """
@@ -16,8 +16,11 @@ MAX_DEPTH = 6  # the deepest message (a hello's setup) nests 3 levels
 MAX_MESSAGES = 20_000  # hashes in a hello / messages in a sync (a long game sends a few hundred)
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 HASH = re.compile(r"^[0-9a-f]{64}$")
+# the wire's own version, beside the chain's (protocol.PROTOCOL): both go in the version exchange, and peers
+# must agree on both. 2: ``here`` (presence), and a ``hello`` in the middle of a game (a side came back)
+WIRE = 2
 FIELDS = {"hello": {"k", "resume", "setup", "hashes"}, "sync": {"k", "msgs"}, "msg": {"k", "m"},
-          "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}}
+          "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}, "here": {"k"}}
 CHAT_PHRASE = {"k", "phrase"}  # the other shape of a chat line: a quick phrase's key, said in each reader's words
 PHRASE = re.compile(r"^[a-z]{1,20}$")  # its shape; whether it is a phrase this program knows is chat.said's
 SETUP = {"game", "terrain", "first_game", "host_seat"}
@@ -71,6 +74,8 @@ def check(obj: Any) -> dict[str, Any]:
     elif kind == "msg":
         if not (isinstance(obj["m"], str) and len(obj["m"]) <= MAX_CHAINED):
             raise Malformed(f"a chained message that is not a text of at most {MAX_CHAINED} characters")
+    elif kind == "here":  # outside the chain: "I am still connected" (presence), nothing more
+        pass
     elif kind == "chat":  # outside the chain: a short text, never stored
         if not (isinstance(obj["text"], str) and 0 < len(obj["text"]) <= MAX_CHAT):
             raise Malformed(f"a chat message that is not a text of 1 to {MAX_CHAT} characters")

@@ -41,15 +41,17 @@ from typing import Any, Protocol
 
 from ..protocol import PROTOCOL
 from ..transport import APPID, CODE_RE, Garbled, LinkError, Silence, parse
+from ..wire import WIRE
 from .primitives import CryptoError, Primitives, default
 from .spake2 import PakeError, Spake2
 
 log = logging.getLogger("toybattle.online.mailbox")
 Msg = dict[str, Any]  # one JSON object of the mailbox protocol
 REPLY_WAIT = 20.0  # seconds the mailbox may take to answer one request
-# seconds before each attempt to reopen a lost websocket (then every 5 s): a phone's signal comes back within
-# seconds, and each second waited past its return is a second the game stands still
-BACKOFF = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+# seconds before each attempt to reopen a lost websocket (then every 2 s, with jitter): a phone's signal comes
+# back within seconds, each second waited past its return is a second the game stands still, and one attempt
+# every two seconds is nothing to a mailbox
+BACKOFF = (0.2, 0.5, 1.0, 1.5, 2.0)
 
 
 class Socket(Protocol):
@@ -505,7 +507,7 @@ async def _meet(conn: _Connection, code: str, host: bool, wait: float | None, cr
     except (ValueError, KeyError, TypeError, RecursionError, PakeError):
         await conn.close("scary")
         raise LinkError(f"the other side of room {code} does not speak the wormhole's PAKE") from None
-    versions = {"app_versions": {"toybattle": {"protocol": PROTOCOL}}}
+    versions = {"app_versions": {"toybattle": {"protocol": PROTOCOL, "wire": WIRE}}}
     conn.add("version", crypto.seal(phase_key(crypto, key, conn.side, "version"), json.dumps(versions).encode()))
     try:
         box = bytes.fromhex((await conn.from_peer("version", REPLY_WAIT))["body"])
@@ -520,11 +522,12 @@ async def _meet(conn: _Connection, code: str, host: bool, wait: float | None, cr
     link = Link(conn, key, side, code, crypto)
     app = theirs_versions.get("app_versions") if isinstance(theirs_versions, dict) else None
     toy = app.get("toybattle") if isinstance(app, dict) else None
-    proto = toy.get("protocol") if isinstance(toy, dict) else None
-    if proto != PROTOCOL:
+    proto = (toy.get("protocol"), toy.get("wire")) if isinstance(toy, dict) else None
+    if proto != (PROTOCOL, WIRE):
+        said = f"{proto[0]}.{proto[1]}" if proto else "none"
         await link.close()
-        raise LinkError(f"the other player's toybattle speaks online protocol {str(proto)[:20]}, this one speaks "
-                        f"{PROTOCOL}: both need the same version")
+        raise LinkError(f"the other player's toybattle speaks online protocol {said[:20]}, this one speaks "
+                        f"{PROTOCOL}.{WIRE}: both need the same version")
     return link
 
 
@@ -597,19 +600,22 @@ class Rooms:
 
 
 async def rejoin(room: Room, connect: Connect = connect_websockets, crypto: Primitives | None = None) -> Link:
-    """Back into a stored room with no code (after a restart or a reload). Every message the mailbox held
-    on reopening counts as taken, mine and theirs: the session's own hello then settles what each side
-    misses. RoomGone if the mailbox has forgotten the room, LinkError if it cannot be reached."""
+    """Back into a stored room with no code (after a restart or a reload). Of what the mailbox holds, the
+    other side's messages up to this side's last one count as taken; those after it (sent while this side
+    was gone: moves, or the other side's own hello if it came back too) are read again, and the session's
+    hello settles what each side misses. RoomGone if the mailbox has forgotten the room, LinkError if it
+    cannot be reached."""
     conn = _Connection(connect, room.relay, room.side)
     conn.mailbox = room.mailbox
     try:
         held = await conn.reopen()
-        if not any(side == room.side for side, _ in held):  # this side sent its PAKE at least
+        mine = [i for i, (side, _) in enumerate(held) if side == room.side]
+        if not mine:  # this side sent its PAKE at least
             raise RoomGone(conn.gone())
     except BaseException:
         await conn.close(None)
         raise
-    mine = [int(phase) for side, phase in held if side == room.side and phase.isdigit()]
-    theirs = [int(phase) for side, phase in held if side == room.their_side and phase.isdigit()]
+    sent = [int(phase) for side, phase in held if side == room.side and phase.isdigit()]
+    theirs = [int(phase) for side, phase in held[:mine[-1]] if side == room.their_side and phase.isdigit()]
     return Link(conn, bytes.fromhex(room.key), room.their_side, room.code, crypto or default(),
-                sent=max(mine, default=-1) + 1, taken=max(theirs, default=-1) + 1)
+                sent=max(sent, default=-1) + 1, taken=max(theirs, default=-1) + 1)

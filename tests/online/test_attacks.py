@@ -68,7 +68,7 @@ def test_a_stalling_peer_can_be_claimed_as_abandoned(mailbox, tmp_path):
 
 def test_a_stalling_peer_can_be_left_with_the_game_saved(mailbox, tmp_path):
     out = attack(mailbox, tmp_path, "stall", "close")
-    assert out["outcome"] == "session" and "silent" in out["line"] and "--resume" in out["line"], out
+    assert out["outcome"] == "session" and "silent" in out["line"] and "is saved after message" in out["line"], out
     (row,) = out["rows"]
     assert not row["over"] and row["record"].count("\n") >= 2, row
 

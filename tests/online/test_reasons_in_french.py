@@ -115,11 +115,16 @@ def test_why_an_online_game_stopped_is_said_in_french():
               "nobody is waiting in room 7-a-b (a wrong or expired code?)",
               "no room 7-a-b is open (a wrong or expired code?)",
               "cannot reach the mailbox at ws://127.0.0.1:4000/v1", "the mailbox at ws://h:1/v1 refused us: full",
-              "the other player's toybattle speaks online protocol 1, this one speaks 2: both need the same version",
+              "the other player's toybattle speaks online protocol 1.1, this one speaks 2.2: both need the same "
+              "version",
               "the other player stopped, saying blue broke a rule (opened a tile nobody asked for); not believed: this "
               "program's own check of every message it sent finds no fault",
-              "the connection closed (lost); game abc is saved after message 12: resume it with 'toybattle host "
-              "--resume abc' or 'toybattle join --resume abc CODE'"]
+              "the connection closed (lost); game abc is saved after message 12",
+              "the mailbox at wss://h/v1 no longer holds this room (it forgets a room left alone for about ten "
+              "minutes); resume game abc with a new code",
+              "this page is served over https, so its mailbox must be a wss:// address, not ws://h:1/v1",
+              "the connection closed (the mailbox at wss://h/v1 refused: crowded)",
+              "game abc has no room to come back to: resume it with a new code"]
     for line in lines:
         french = words.translate(line, "fr")
         said = line.split()

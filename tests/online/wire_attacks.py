@@ -51,6 +51,8 @@ class Attacker:
 
     async def take(self) -> dict:
         obj = await self.link.recv(30)
+        while obj.get("k") == "here":  # the honest side's presence: nothing to answer
+            obj = await self.link.recv(30)
         if obj.get("k") == "msg":
             self.match.accept(obj["m"], 1 - self.match.me)
         return obj

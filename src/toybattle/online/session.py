@@ -268,7 +268,7 @@ class Game:
 
     async def _heartbeat(self, link: Link) -> None:
         """Say ``here`` every HEARTBEAT seconds, and tell the page when the other side turns away."""
-        sent, away = 0.0, False
+        sent, away = time.monotonic(), False
         while True:
             now = time.monotonic()
             if link.online and now - sent >= HEARTBEAT:

@@ -1,6 +1,8 @@
 """A TCP proxy the test controls, between one peer and the mailbox: ``cut(seconds)`` closes every
 connection through it and refuses new ones (accepted, then closed at once) for that long; ``delay`` holds
-every chunk that long before passing it on. It runs its own event loop in a thread, on 127.0.0.1."""
+every chunk that long before passing it on; ``freeze()`` makes every connection open now carry nothing more,
+without closing it (a signal lost without a word: the socket still looks open), while new connections
+pass. It runs its own event loop in a thread, on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
@@ -17,6 +19,7 @@ class Proxy:
         self.delay = 0.0
         self._down_until = 0.0
         self._writers: set[asyncio.StreamWriter] = set()
+        self._frozen: set[asyncio.StreamWriter] = set()
         self._loop = asyncio.new_event_loop()
         started = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(started,), daemon=True)
@@ -47,6 +50,8 @@ class Proxy:
             while data := await reader.read(65536):
                 if self.delay:
                     await asyncio.sleep(self.delay)
+                if writer in self._frozen:
+                    continue  # swallowed: nothing reaches the other end, and nobody is told
                 writer.write(data)
                 await writer.drain()
         except (OSError, asyncio.IncompleteReadError):
@@ -64,6 +69,13 @@ class Proxy:
             for w in list(self._writers):
                 w.transport.abort()  # a reset, as a lost signal looks to the peer's next write
             self._writers.clear()
+        self._loop.call_soon_threadsafe(now)
+
+    def freeze(self) -> None:
+        """From now on, the connections open now carry nothing in either direction (and stay open)."""
+        def now() -> None:
+            self._frozen |= self._writers
+            self.cuts += 1
         self._loop.call_soon_threadsafe(now)
 
     @property

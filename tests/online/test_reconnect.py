@@ -61,6 +61,24 @@ def test_cuts_on_both_sides_at_random_moments_do_not_change_the_game(mailbox, tm
     assert proxies[0].cuts >= 2 and proxies[1].cuts >= 2, [p.cuts for p in proxies]
 
 
+def test_a_socket_that_silently_carries_nothing_is_found_out_and_replaced(mailbox, tmp_path):
+    """A lost signal often leaves a socket that looks open: the mailbox's missing pong gives it away."""
+    host, joiner = _game(tmp_path, (mailbox, mailbox), "frozen", db="-ref")
+    reference = host.result()
+    joiner.result()
+    proxy = Proxy(_port(mailbox))
+    try:
+        host, joiner = _game(tmp_path, (proxy.url, mailbox), "frozen", think="0.1")
+        deadline = time.time() + 60
+        while _messages(tmp_path / "frozen-h.db") < 8 and time.time() < deadline:
+            time.sleep(0.05)
+        proxy.freeze()  # for good: only a new connection can carry the rest of the game
+        a, b = host.result(180), joiner.result(180)
+    finally:
+        proxy.close()
+    assert same_game(a, reference) and same_game(b, reference), (a, b, reference)
+
+
 def test_a_peer_killed_with_kill_9_comes_back_into_the_room_without_a_code(mailbox, tmp_path):
     host, joiner = _game(tmp_path, (mailbox, mailbox), "kill", db="-ref")
     reference = host.result()

@@ -320,7 +320,7 @@ class Game:
                 raise wire.Malformed(str(e).removeprefix("the other player sent ")) from None
             except Silence:
                 self._wait_for(None, 0)
-                if self.playing and not link.online:
+                if self.playing and not await link.alive():
                     continue  # it is this side that is cut off: the other's silence is not its own
                 if not self.playing or self.match is None:
                     raise SessionError(f"the other player has been silent for {limit:g} s") from None

@@ -48,6 +48,9 @@ from .spake2 import PakeError, Spake2
 log = logging.getLogger("toybattle.online.mailbox")
 Msg = dict[str, Any]  # one JSON object of the mailbox protocol
 REPLY_WAIT = 20.0  # seconds the mailbox may take to answer one request
+# a websocket whose mailbox does not answer a ping within PONG_WAIT s is taken for dead and reopened: a phone
+# that loses its signal often keeps a socket that looks open but carries nothing (a browser never notices)
+KEEPALIVE, PONG_WAIT = 10.0, 5.0
 # seconds before each attempt to reopen a lost websocket (then every 2 s, with jitter): a phone's signal comes
 # back within seconds, each second waited past its return is a second the game stands still, and one attempt
 # every two seconds is nothing to a mailbox
@@ -173,6 +176,7 @@ class _Connection:
         self._tasks: list[asyncio.Future[Any]] = []
         self._keeper: asyncio.Future[None] | None = None
         self._closing: set[asyncio.Future[None]] = set()  # websockets being closed (kept from the collector)
+        self._pongs: dict[int, asyncio.Future[None]] = {}  # pings sent, by token, until their pong
 
     async def start(self) -> None:
         """Open the websocket, wait for the mailbox's welcome, bind (LinkError if any of it fails)."""
@@ -186,7 +190,8 @@ class _Connection:
             raise LinkError(f"cannot reach the mailbox at {self.relay}") from None
         self._sock, self._out, self._arrived = sock, asyncio.Queue(), []
         dead: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._tasks = [asyncio.ensure_future(self._read(sock, dead)), asyncio.ensure_future(self._write(sock)), dead]
+        self._tasks = [asyncio.ensure_future(self._read(sock, dead)), asyncio.ensure_future(self._write(sock)),
+                       asyncio.ensure_future(self._watch(sock)), dead]
         try:
             welcome = (await self.reply("welcome", within=dead)).get("welcome")
         except LinkError:
@@ -245,6 +250,11 @@ class _Connection:
                 kind = msg.get("type")
                 if kind == "message":
                     self._message(msg)
+                elif kind == "pong":
+                    token = msg.get("pong")
+                    waiter = self._pongs.pop(token, None) if isinstance(token, int) else None
+                    if waiter is not None and not waiter.done():
+                        waiter.set_result(None)
                 elif kind == "error":
                     self._fail(f"the mailbox at {self.relay} refused: {str(msg.get('error'))[:200]}")
                 elif isinstance(kind, str) and kind != "ack":
@@ -316,11 +326,7 @@ class _Connection:
         if self.nameplate is not None:
             self.tx("claim", nameplate=self.nameplate)
         self.tx("open", mailbox=self.mailbox)
-        token = secrets.randbelow(1 << 30)
-        self.tx("ping", ping=token)
-        dead = self._tasks[-1]
-        while (await self.reply("pong", within=dead)).get("pong") != token:
-            pass
+        await self.ping(REPLY_WAIT, self._tasks[-1])
         held = list(self._arrived)  # the mailbox sends what it holds on ``open``, all before the pong
         if sent_before and not any(side == self.side for side, _ in held):
             raise RoomGone(self.gone())
@@ -328,6 +334,42 @@ class _Connection:
             self.tx("add", phase=phase, body=body)
         self.online.set()
         return held
+
+    async def ping(self, wait: float, dead: asyncio.Future[None]) -> None:
+        """A ping answered by the mailbox within ``wait`` s (LinkError if not, or if the socket died)."""
+        token = secrets.randbelow(1 << 30)
+        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pongs[token] = answered
+        self.tx("ping", ping=token)
+        try:
+            waiting: set[asyncio.Future[Any]] = {answered, dead, self.lost}
+            await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._pongs.pop(token, None)
+        if not answered.done():
+            raise LinkError(f"the mailbox at {self.relay} does not answer")
+
+    async def alive(self) -> bool:
+        """Whether the mailbox answers now; a socket that does not is dropped (and reopened)."""
+        sock = self._sock
+        if sock is None or not self.online.is_set():
+            return False
+        try:
+            await self.ping(PONG_WAIT, self._tasks[-1])
+        except LinkError:
+            if sock is self._sock:
+                self._dropped()
+            return False
+        return True
+
+    async def _watch(self, sock: Socket) -> None:
+        """Ask the mailbox now and then whether this socket still carries anything (``alive``)."""
+        while True:
+            await asyncio.sleep(KEEPALIVE)
+            if sock is not self._sock:
+                return
+            if self.online.is_set():
+                await self.alive()
 
     def gone(self) -> str:
         return (f"the mailbox at {self.relay} no longer holds this room (it forgets a room left alone for about "
@@ -418,6 +460,11 @@ class Link:
     def online(self) -> bool:
         """Whether the websocket to the mailbox is open now (it is reopened by itself after a drop)."""
         return self._conn.online.is_set()
+
+    async def alive(self) -> bool:
+        """Whether this side is in touch with the mailbox right now (it asks it); a dead websocket found
+        so is reopened in the background."""
+        return await self._conn.alive()
 
     @property
     def reconnects(self) -> int:

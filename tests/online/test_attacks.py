@@ -58,6 +58,14 @@ def test_a_padded_chained_message_is_refused_and_not_stored(mailbox, tmp_path):
     assert len(row["record"]) < 10_000 and "zzzz" not in row["record"], len(row["record"])
 
 
+def test_a_peer_that_keeps_coming_back_mid_game_forfeits(mailbox, tmp_path):
+    out = attack(mailbox, tmp_path, "comebacks")
+    assert out["outcome"] == "result" and out["reason"] == "forfeit" and out["winner"] == 1, out
+    assert "came back more than 3 times" in out["detail"] and out["detail"].startswith("blue forfeits"), out
+    (row,) = out["rows"]
+    assert row["over"] and row["winner"] == "red", row
+
+
 def test_a_stalling_peer_can_be_claimed_as_abandoned(mailbox, tmp_path):
     out = attack(mailbox, tmp_path, "stall", "claim")
     assert out["outcome"] == "result" and out["reason"] == "abandonment" and out["winner"] == 1, out

@@ -6,7 +6,8 @@ Scenarios: ``forfeit_notice`` (a notice naming the honest seat with a 100 kB rea
 attacker concedes by notice, with a reason full of control characters), ``overwrite`` (the host's game id
 is a game the joiner already stored), ``bad_id`` (a game id that is not an id), ``pad`` (a chained message
 with an extra 200 kB field), ``stall`` (silent once play begins; ARGS: the joiner's silence choice),
-``withhold`` (plays to the end, then never opens its tiles), ``fuzz N SEED`` (N malformed messages over
+``withhold`` (plays to the end, then never opens its tiles), ``comebacks`` (a mid-game hello, six times
+over), ``fuzz N SEED`` (N malformed messages over
 one link, one honest game per message)."""
 from __future__ import annotations
 
@@ -128,6 +129,11 @@ async def scenario(name: str, relay: str, db: str, args: list[str]) -> dict:
         a.send_own()
         await a.take()
         await a.link.close()
+    elif name == "comebacks":  # says it came back, again and again: each would cost the victim a sync
+        a.send_own()
+        await a.take()
+        for _ in range(6):
+            a.link.send({"k": "hello", "resume": setup.game, "setup": None, "hashes": []})
     elif name == "pad":
         text = a.match.make()
         msg = json.loads(text)

@@ -39,6 +39,9 @@ from .transport import Garbled, LinkError, Silence
 CHOICES = ("claim", "wait", "close")  # what the waiting side may do when the other's limit runs out
 HEARTBEAT = 10.0  # seconds between this side's ``here`` messages while playing (presence)
 AWAY_AFTER = 25.0  # seconds without a word from the other side before it shows as away
+# a side may come back (a mid-game hello, answered with this side's hello and what it misses) at most
+# this often: each costs this side a sync of the history, so more is a flood, and a forfeit
+COMEBACK_BURST, COMEBACK_WINDOW = 3, 60.0
 
 
 class SessionError(Exception):
@@ -162,6 +165,7 @@ class Game:
         self.heard_at: float | None = None  # epoch s of the other side's last message while playing
         self.back_at: float | None = None  # epoch s the other side was last heard again after being away
         self._heard = Limiter()  # the other player's chat lines
+        self._comebacks = Limiter(COMEBACK_BURST, COMEBACK_WINDOW)  # the other player's mid-game hellos
         self._held: asyncio.Future[dict[str, Any]] | None = None  # a message read while this side thought
 
     @property
@@ -236,13 +240,13 @@ class Game:
         """Play on ``link``, then leave the room: closed for good once the game is over, kept otherwise
         (an unfinished game comes back to it without a code)."""
         self.room = link.room
-        link.on_status(self._presence)
+        link.on_status(lambda _online: self._presence())
         try:
             return await playing
         finally:
             await link.close(done=self.match is not None and self.match.finished)
 
-    def _presence(self, online: bool) -> None:
+    def _presence(self) -> None:
         if self.on_presence:
             self.on_presence()
 
@@ -260,11 +264,11 @@ class Game:
                 and time.time() - self.heard_at > AWAY_AFTER)
 
     def _hear_peer(self) -> None:
-        if self.peer_away():
-            self.back_at = time.time()
-            self.heard_at = self.back_at
-            self._presence(True)
+        away = self.peer_away()
         self.heard_at = time.time()
+        if away:
+            self.back_at = self.heard_at
+            self._presence()
 
     async def _heartbeat(self, link: Link) -> None:
         """Say ``here`` every HEARTBEAT seconds, and tell the page when the other side turns away."""
@@ -276,7 +280,7 @@ class Game:
                 sent = now
             if self.peer_away() != away:
                 away = not away
-                self._presence(True)
+                self._presence()
             await asyncio.sleep(1.0)
 
     async def _guard(self, coro: Coroutine[Any, Any, Link]) -> Link:
@@ -458,6 +462,8 @@ class Game:
         m = self.m
         if hello["resume"] != m.setup.game:
             raise Forfeit(1 - m.me, "said hello for another game in the middle of this one")
+        if not self._comebacks.allow(1):
+            raise Forfeit(1 - m.me, f"came back more than {COMEBACK_BURST} times in {COMEBACK_WINDOW:g} s")
         link.send(_hello(m, True, None))
         await self._catch_up(link, hello)
 

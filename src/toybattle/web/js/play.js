@@ -14,6 +14,7 @@ import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
 import { Chat } from "./chat.js";
 import { Limits } from "./limits.js";
+import { Presence } from "./presence.js";
 import { play as playSound, soundsOf } from "./sound.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
 import { t, tn, seatName } from "./i18n.js";
@@ -70,6 +71,7 @@ export class PlayScreen {
     this.seat = Object.keys(entry.tokens)[0];
     this.chat = new Chat(this);
     this.limits = new Limits(this);
+    this.presence = new Presence();  // online: the other player connected, away or back; this side offline
     this.build();
     this.sock = new GameSocket({
       game: id, token: entry.tokens[this.seat],
@@ -82,7 +84,7 @@ export class PlayScreen {
     });
   }
 
-  close() { this.closed = true; this.limits.stop(); this.sock.close(); closeSheet(); }
+  close() { this.closed = true; this.limits.stop(); this.presence.stop(); this.sock.close(); closeSheet(); }
 
   build() {
     document.body.className = "page-play";
@@ -98,6 +100,7 @@ export class PlayScreen {
         this.chat.button,
         h("button", { class: "btn ghost", id: "menu-btn", "aria-label": t("play.more"), onclick: () => this.showMenu() }, "⋯")),
       h("div", { class: "strip opp", id: "opp" }),
+      this.presence.line,
       h("div", { class: "table" },
         h("div", { class: "board-wrap" },
           this.svg = svgEl({ id: "board", role: "group", "aria-label": T.board, "aria-describedby": "board-desc" }),
@@ -202,6 +205,7 @@ export class PlayScreen {
       error ? null : h("p", {}, t("room.howJoin")),
       status, next, ...this.limits.buttons(v));
     this.limits.update(v);  // a peer that went silent before the deal: its countdown, then the choices
+    this.presence.update(v);
     const wrap = $(".board-wrap", this.root);
     const old = $("#waiting", this.root);
     // a new view redraws the box: a keyboard user's focus stays on the same button
@@ -245,6 +249,7 @@ export class PlayScreen {
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
     this.renderButtons();
     this.limits.update(v);
+    this.presence.update(v);
     this.renderRack();
     this.renderSide();
     this.renderCard();
@@ -326,7 +331,9 @@ export class PlayScreen {
         onclick: () => this.out(() => this.sock.hint()) }, T.hintBtn) : null);
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, t("play.result")));
     // both players may open a room to resume the same game: either can close theirs and type the other's code
-    if (v.waiting_peer) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, t("room.close")));
+    // (and a player whose friend is away may give the room up: the game stays saved, to resume with a new code;
+    // past the friend's time limit the limit's own Close does that)
+    if (v.waiting_peer || (v.game?.presence?.peer === "away" && !v.game?.silent)) out.push(h("button", { class: "btn", id: "btn-close-room", onclick: () => this.closeRoom() }, t("room.close")));
     out.push(...this.limits.buttons(v));  // the other player is past its time limit
     fill($("#buttons"), ...out);
   }

@@ -423,7 +423,8 @@ class Game:
             await self._catch_up(link, hello)
             await self._save()
             self.playing = True
-            self.heard_at = time.time()
+            # back in a room after a restart, the other side's latest word may be old (the mailbox says how old)
+            self.heard_at = min(time.time(), link.their_last or time.time())
             beating = asyncio.ensure_future(self._heartbeat(link))
             if self.on_play:
                 self.on_play()

@@ -32,6 +32,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
@@ -170,6 +171,7 @@ class _Connection:
         self.online = asyncio.Event()  # a websocket is open and the room is (re)opened on it
         self.on_status: Callable[[bool], None] | None = None  # told when the websocket drops and comes back
         self.reconnects = 0
+        self.their_last: float | None = None  # when the other side's latest message reached the mailbox (epoch s)
         self._arrived: list[tuple[str, str]] = []  # (side, phase) of every message on this websocket, in order
         self._sock: Socket | None = None
         self._out: asyncio.Queue[str | None] = asyncio.Queue()
@@ -272,6 +274,10 @@ class _Connection:
         if not isinstance(side, str) or not isinstance(phase, str):
             return
         self._arrived.append((side, phase))
+        if side != self.side:  # how old it is, by the mailbox's clock (sent now, received then): no skew
+            rx, tx = msg.get("server_rx"), msg.get("server_tx")
+            age = float(tx - rx) if isinstance(rx, int | float) and isinstance(tx, int | float) else 0.0
+            self.their_last = max(self.their_last or 0.0, time.time() - min(max(age, 0.0), 86400.0))
         if (side, phase) in self.seen:
             return  # a message seen before: the mailbox sends them all again when the room is reopened
         self.seen.add((side, phase))
@@ -465,6 +471,11 @@ class Link:
         """Whether this side is in touch with the mailbox right now (it asks it); a dead websocket found
         so is reopened in the background."""
         return await self._conn.alive()
+
+    @property
+    def their_last(self) -> float | None:
+        """When the other side's latest message reached the mailbox (epoch s, by this machine's clock)."""
+        return self._conn.their_last
 
     @property
     def reconnects(self) -> int:

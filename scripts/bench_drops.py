@@ -53,7 +53,14 @@ async def one(relays: tuple[str, str], i: int, agreed: list[float]) -> tuple[dic
     host, joiner = game(relays[0], "h"), game(relays[1], "j")
     codes: asyncio.Queue[str] = asyncio.Queue()
     hosting = asyncio.ensure_future(host.host(codes.put_nowait))
-    joining = asyncio.ensure_future(joiner.join(await codes.get()))
+    code = asyncio.ensure_future(codes.get())
+    await asyncio.wait({hosting, code}, return_when=asyncio.FIRST_COMPLETED)
+    if not code.done():  # the host failed before it had a code (a cut before the room existed)
+        code.cancel()
+        host.store.close()
+        joiner.store.close()
+        await hosting  # raises its SessionError
+    joining = asyncio.ensure_future(joiner.join(code.result()))
     try:
         results = await asyncio.wait_for(asyncio.gather(hosting, joining), 120)
     except TimeoutError:

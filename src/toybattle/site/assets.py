@@ -41,7 +41,8 @@ class Wheel:
 
 
 # The app's web layer (Starlette) and what it and the bots need on Python 3.14; the same versions the app runs
-# natively. uvicorn, websockets, segno, rich and magic-wormhole are not needed in the browser.
+# natively. uvicorn, websockets, segno, rich, PyNaCl and cryptography are not needed in the browser (its crypto
+# comes from the @noble npm packages below).
 WHEELS = (
     Wheel("starlette", "1.10.0", "478c0ab3b4ced6e82719849c118fa406f0278a3499c1a898cd15cd31bdc38ce4"),
     Wheel("anyio", "4.16.0", "c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026"),

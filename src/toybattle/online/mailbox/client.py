@@ -1,7 +1,7 @@
-"""Meet the other player through a magic-wormhole mailbox, in pure Python on asyncio.
+"""Meet the other player through a magic-wormhole mailbox, on asyncio.
 
-It speaks what magic-wormhole's own client speaks, so either side may be `toybattle host/join` (the
-magic-wormhole library) and the other this client (for example in a browser, on Pyodide):
+It speaks what magic-wormhole's own client speaks, so the other side may be the reference magic-wormhole
+library as well as this client (on the desktop, the command line, or a browser on Pyodide):
 
 - the mailbox protocol: JSON objects over one websocket (``bind``, ``allocate``/``list``, ``claim``,
   ``open``, ``add``, ``release``, ``close``; the mailbox answers ``welcome``, ``allocated``, ``nameplates``,

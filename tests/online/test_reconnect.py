@@ -41,10 +41,23 @@ def _game(tmp_path, relays: tuple[str, str], name: str, think: str = "0", host_a
     return host, joiner
 
 
-def test_cuts_on_both_sides_at_random_moments_do_not_change_the_game(mailbox, tmp_path):
-    host, joiner = _game(tmp_path, (mailbox, mailbox), "drops", db="-ref")
+def _reference(tmp_path, mailbox: str, name: str) -> dict:
+    """The game ``name`` played with nothing in its way: what every faulted run of it must end as."""
+    host, joiner = _game(tmp_path, (mailbox, mailbox), name, db="-ref")
     reference = host.result()
     assert same_game(reference, joiner.result())
+    return reference
+
+
+def _until_stored(db, n: int) -> None:
+    """Wait (60 s at most) until the games file ``db`` holds a game of ``n`` messages or more."""
+    deadline = time.time() + 60
+    while _messages(db) < n and time.time() < deadline:
+        time.sleep(0.05)
+
+
+def test_cuts_on_both_sides_at_random_moments_do_not_change_the_game(mailbox, tmp_path):
+    reference = _reference(tmp_path, mailbox, "drops")
     proxies = [Proxy(_port(mailbox)), Proxy(_port(mailbox))]
     rng = random.Random(23)
     try:
@@ -63,15 +76,11 @@ def test_cuts_on_both_sides_at_random_moments_do_not_change_the_game(mailbox, tm
 
 def test_a_socket_that_silently_carries_nothing_is_found_out_and_replaced(mailbox, tmp_path):
     """A lost signal often leaves a socket that looks open: the mailbox's missing pong gives it away."""
-    host, joiner = _game(tmp_path, (mailbox, mailbox), "frozen", db="-ref")
-    reference = host.result()
-    joiner.result()
+    reference = _reference(tmp_path, mailbox, "frozen")
     proxy = Proxy(_port(mailbox))
     try:
         host, joiner = _game(tmp_path, (proxy.url, mailbox), "frozen", think="0.1")
-        deadline = time.time() + 60
-        while _messages(tmp_path / "frozen-h.db") < 8 and time.time() < deadline:
-            time.sleep(0.05)
+        _until_stored(tmp_path / "frozen-h.db", 8)
         proxy.freeze()  # for good: only a new connection can carry the rest of the game
         a, b = host.result(180), joiner.result(180)
     finally:
@@ -80,14 +89,10 @@ def test_a_socket_that_silently_carries_nothing_is_found_out_and_replaced(mailbo
 
 
 def test_a_peer_killed_with_kill_9_comes_back_into_the_room_without_a_code(mailbox, tmp_path):
-    host, joiner = _game(tmp_path, (mailbox, mailbox), "kill", db="-ref")
-    reference = host.result()
-    joiner.result()
+    reference = _reference(tmp_path, mailbox, "kill")
     waiting = ["--when-silent", "wait"]
     host, joiner = _game(tmp_path, (mailbox, mailbox), "kill", think="0.05", host_args=waiting)
-    deadline = time.time() + 60
-    while _messages(tmp_path / "kill-j.db") < 12 and time.time() < deadline:
-        time.sleep(0.05)
+    _until_stored(tmp_path / "kill-j.db", 12)
     joiner.proc.kill()  # SIGKILL: no chance to say goodbye
     joiner.proc.wait()
     assert joiner.proc.returncode == -9
@@ -100,9 +105,7 @@ def test_a_peer_killed_with_kill_9_comes_back_into_the_room_without_a_code(mailb
 
 
 def test_a_forgotten_room_is_said_plainly_and_a_host_opens_a_new_one(mailbox, tmp_path):
-    host, joiner = _game(tmp_path, (mailbox, mailbox), "gone", db="-ref")
-    reference = host.result()
-    joiner.result()
+    reference = _reference(tmp_path, mailbox, "gone")
     proxy = Proxy(_port(mailbox))
     try:
         host, joiner = _game(tmp_path, (proxy.url, proxy.url), "gone",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import zipfile
 from importlib import resources
@@ -26,8 +27,10 @@ from . import assets
 
 MARK = ".toybattle-site"  # names a directory this command built, so a rebuild may replace it
 TRANSPORT = '<meta name="toybattle-transport" content="worker">'
-HEAD_EXTRA = (TRANSPORT + '\n<link rel="manifest" href="/manifest.webmanifest">\n'
-              '<link rel="apple-touch-icon" href="/static/site/icon-192.png">\n')
+# {up}: the way from the page's directory to the site's root ("" or "../"): every address in a built page
+# is relative, so the site works at the root of its host and under any path (a project page's /toybattle/)
+HEAD_EXTRA = (TRANSPORT + '\n<link rel="manifest" href="{up}manifest.webmanifest">\n'
+              '<link rel="apple-touch-icon" href="{up}static/site/icon-192.png">\n')
 # the parts of the package the browser runs: everything but the front end (served as files) and this
 # builder; online rooms run there through the pure-Python wormhole client (online/mailbox)
 PACKAGE_SKIP = ("web/", "site/build.py", "site/assets.py", "site/static/")
@@ -54,12 +57,18 @@ def _package_zip(dest: Path) -> None:
             z.writestr(info, path.read_bytes())
 
 
-def _page(src: Path, dest: Path) -> None:
+def _page(src: Path, dest: Path, up: str) -> None:
+    """The app's page ``src`` (whose addresses name the server's root: ``/static/...``, ``/``) as the site's
+    page ``dest``, ``up`` below the site's root, with every address relative to it."""
     html = src.read_text("utf-8")
     if "</head>" not in html:
         raise UserError(f"{src.name} has no </head>")
+    html = html.replace('="/static/', f'="{up}static/').replace('href="/"', f'href="{up or "./"}"')
+    left = re.search(r'(?:href|src)="/[^"]*"', html)
+    if left:  # an address the site could not follow under a sub-path
+        raise UserError(f"{src.name}: {left.group(0)} names the server's root")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(html.replace("</head>", HEAD_EXTRA + "</head>", 1), "utf-8")
+    dest.write_text(html.replace("</head>", HEAD_EXTRA.format(up=up) + "</head>", 1), "utf-8")
 
 
 def _prepare(out: Path) -> None:
@@ -80,8 +89,8 @@ def build(out: Path, log: bool = False) -> dict[str, Any]:
         raise UserError(str(e)) from None
     _prepare(out)
     shutil.copytree(web_dir(), out / "static", ignore=shutil.ignore_patterns("__pycache__", "*.html"))  # pages below
-    _page(web_dir() / "index.html", out / "index.html")
-    _page(web_dir() / "learn.html", out / "learn" / "index.html")
+    _page(web_dir() / "index.html", out / "index.html", "")
+    _page(web_dir() / "learn.html", out / "learn" / "index.html", "../")
     site = out / "static" / "site"
     site.mkdir()
     assets.unpack_pyodide(cache, site / "pyodide")
@@ -102,8 +111,9 @@ def build(out: Path, log: bool = False) -> dict[str, Any]:
 
 
 def _service_worker(out: Path, static: Path) -> dict[str, Any]:
-    """sw.js with the list of every file and a version derived from their bytes: any change to
-    the site changes sw.js, which is what makes browsers pick the update up."""
+    """sw.js with the list of every file (its path under the site's root, which sw.js finds from its own
+    address) and a version derived from their bytes: any change to the site changes sw.js, which is what
+    makes browsers pick the update up."""
     files = sorted(p for p in out.rglob("*") if p.is_file() and p.relative_to(out).as_posix() not in (MARK, "sw.js"))
     digest = hashlib.sha256()
     urls = []
@@ -123,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.dir).expanduser().resolve()
     info = build(out, log=True)
     print(f"site {info['version']} built in {out}: {info['files']} files, {info['bytes'] / 1e6:.1f} MB. "
-          f"Serve it with any static file server, e.g. `python3 -m http.server -d {out}`, and open it at the "
-          "root of its address (http://localhost:8000/).")
+          f"Serve it with any static file server, e.g. `python3 -m http.server -d {out}`, and open it at its "
+          "address (http://localhost:8000/), at a host's root or under any path.")
     return 0
 
 

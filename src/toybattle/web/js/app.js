@@ -10,7 +10,7 @@ import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
 import { showTroops } from "./handbook.js";
 import { showWatch } from "./watch.js";
-import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
+import { fetch, ROOT, appURL } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 let current = null; // the live play screen, if any
 
@@ -20,18 +20,21 @@ function leaveScreen() {
   document.body.className = "";
 }
 
+// the page's path under the app's root ("/join/G/T" wherever the site is served)
+const appPath = () => "/" + location.pathname.slice(ROOT.pathname.length);
+
 // A two-device join link (/invite/{game}/{key}) seats this device if it is the first to open it.
 async function inviteFromPath() {
-  const m = location.pathname.match(/^\/invite\/([^/]+)\/([^/]+)$/);
+  const m = appPath().match(/^\/invite\/([^/]+)\/([^/]+)$/);
   if (!m) return false;
   const [, id, key] = m;
   const r = await fetch(`/api/games/${id}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ key }) });
   const d = await r.json();
   if (r.ok) {
     saved.put(id, { kind: d.kind, tokens: d.tokens, created: Date.now(), host: false });
-    history.replaceState(null, "", `/#/game/${id}`);
+    history.replaceState(null, "", appURL(`/#/game/${id}`));
   } else {
-    history.replaceState(null, "", "/#/");
+    history.replaceState(null, "", appURL("/#/"));
     alert(d.error);
   }
   return true;
@@ -39,23 +42,23 @@ async function inviteFromPath() {
 
 // A watch link (/watch/{game}/{key}) opens the read-only screen; the key stays in the hash route.
 function watchFromPath() {
-  const m = location.pathname.match(/^\/watch\/([\w-]+)\/([\w-]+)$/);
-  if (m) history.replaceState(null, "", `/#/watch/${m[1]}/${m[2]}`);
+  const m = appPath().match(/^\/watch\/([\w-]+)\/([\w-]+)$/);
+  if (m) history.replaceState(null, "", appURL(`/#/watch/${m[1]}/${m[2]}`));
 }
 
 async function joinFromPath() {
   watchFromPath();
   if (await inviteFromPath()) return;
-  const m = location.pathname.match(/^\/join\/([^/]+)\/([^/]+)$/);
+  const m = appPath().match(/^\/join\/([^/]+)\/([^/]+)$/);
   if (!m) return;
   const [, id, token] = m;
   const r = await fetch(`/api/games/${id}?token=${encodeURIComponent(token)}`);
   if (r.ok) {
     const st = await r.json();
     saved.put(id, { kind: st.kind, tokens: { [st.seat]: token }, created: Date.now(), host: false });
-    history.replaceState(null, "", `/#/game/${id}`);
+    history.replaceState(null, "", appURL(`/#/game/${id}`));
   } else {
-    history.replaceState(null, "", "/#/");
+    history.replaceState(null, "", appURL("/#/"));
     alert(t("app.badJoin"));
   }
 }

@@ -4,7 +4,7 @@ import { $, h, fill, badge } from "./dom.js";
 import { getMeta, terrainInfo } from "./data.js";
 import { saved } from "./saved.js";
 import { startOnline, resumeOnline } from "./rooms.js";
-import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
+import { fetch, appURL } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const app = () => $("#app");
 
@@ -88,7 +88,8 @@ export async function showHome() {
   });
   const gamesBox = h("div", { class: "panel games" }, h("h2", {}, t("home.games")), h("p", { class: "muted" }, t("home.loading")));
   // learning and the rules come first, above the fold on a phone
-  const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: l.href }, l.label));
+  // the server's links name its root ("/learn"): under the app's root, so the site's stay in its directory
+  const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: appURL(l.href) }, l.label));
   root.append(
     h("header", { class: "hero" },
       h("div", { class: "logo" }, badge("blue"), badge("red")),

@@ -18,7 +18,7 @@ export const lang = chosen();
 document.documentElement.lang = lang;
 
 async function load(l) {
-  const r = await globalThis.fetch(`/static/i18n/${l}.json`);
+  const r = await globalThis.fetch(new URL(`../i18n/${l}.json`, import.meta.url));  // beside js/, wherever the site is
   return r.ok ? r.json() : {};
 }
 

@@ -7,6 +7,7 @@ import { h as el, svgEl } from "./dom.js";
 import { getJSON, getMeta, getTerrain, troopName } from "./data.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
+import { appURL } from "./net.js";
 
 const app = document.getElementById("app");
 
@@ -138,7 +139,7 @@ function retry(st) {
 // (/join/{game}/{token}); the game page takes it from there like any invitation.
 async function continueAsGame(st) {
   const res = await getJSON(`/api/lessons/${st.lesson.id}/continue`, { actions: st.actions, nonce: st.nonce });
-  location.href = res.url;
+  location.href = appURL(res.url);  // under the app's root, wherever the site is served
 }
 
 const finished = (st) => !!(st.result && st.result.done);

@@ -8,6 +8,14 @@
 
 import { lang } from "./i18n.js";
 
+// Where the app lives: the server's root, or the directory the static site was put in (its root, or any path
+// such as a project page's /toybattle/). This module is <root>/static/js/net.js, so its own URL says where.
+export const ROOT = new URL("../../", import.meta.url);
+
+/** The address of the app's own page `path` ("/learn", "/#/game/x", "/join/..."): under ROOT, so the
+ * site's links stay in its directory; on the server (ROOT "/") the same path as before. */
+export const appURL = (path) => new URL(path.replace(/^\//, ""), ROOT).href;
+
 const SITE = document.querySelector('meta[name="toybattle-transport"]')?.content === "worker";
 const OPEN = 1; // WebSocket.OPEN
 
@@ -24,7 +32,7 @@ async function offlineCache() {
   if (!("serviceWorker" in navigator)) return;
   const sw = navigator.serviceWorker;
   try {
-    const reg = await sw.register("/sw.js");
+    const reg = await sw.register(new URL("sw.js", ROOT));  // its scope: ROOT, the script's own directory
     const coming = reg.installing || reg.waiting;
     if (sw.controller || !coming) return;
     loading("Keeping Toy Battle in this browser for offline play…");
@@ -66,7 +74,7 @@ function onWorkerMessage({ data: m }) {
 
 function toWorker(msg) {
   worker ??= offlineCache().then(() => {
-    const w = new Worker("/static/site/worker.js", { type: "module" });
+    const w = new Worker(new URL("../site/worker.js", import.meta.url), { type: "module" });
     w.onmessage = onWorkerMessage;
     return w;
   });

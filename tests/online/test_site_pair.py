@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -218,3 +219,114 @@ def test_two_site_players_finish_a_game_while_their_links_fail(browser, http_sit
             c.close()
         for p in proxies:
             p.close()
+
+
+# the other player's presence line on a page (its words only: not the mark, not the screen reader's copy)
+PRESENCE = "(() => { const e = document.querySelector('#presence .presence-text'); return e ? e.textContent : ''; })()"
+AWAY_WITHIN = 40  # s from the close of one page to "away" on the other (a word every 10 s, away after 25 s silent)
+CLOSED_FOR = 45  # s the page stays closed
+QUIET = 20  # s both pages stay open with no move before the close: only the heartbeats say B is there
+SEAT_WORD = {"red": "Red", "blue": "Blue"}  # the seats' names in English (the contexts' locale)
+
+
+def _watch(page, pattern: str, seconds: float, seen: list[str], since: float) -> re.Match:
+    """Read the presence line every 0.2 s until it matches ``pattern`` (a full match), in ``seconds`` at
+    most; each new text goes in ``seen``, with its time since ``since``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        text = page.evaluate(PRESENCE)
+        if not seen or not seen[-1].endswith(f" {text!r}"):
+            seen.append(f"{time.monotonic() - since:6.1f}s {text!r}")
+        if m := re.fullmatch(pattern, text):
+            return m
+        assert time.monotonic() < deadline, f"no {pattern!r} in {seconds:.0f} s; the line said:\n" + "\n".join(seen)
+        time.sleep(0.2)
+
+
+def _take_turns(players: list[SitePlayer], rngs: list[random.Random], enough, seconds: float) -> None:
+    """Both pages play by taps, whichever has a move to make, until ``enough()`` (or both games are over)."""
+    deadline = time.monotonic() + seconds
+    while not enough():
+        over = [p.page.eval_on_selector("#play", "p => p.dataset.over") == "1" for p in players]
+        if all(over):
+            return
+        assert time.monotonic() < deadline, f"stuck at plies {[p.ply() for p in players]} for {seconds} s"
+        acted = False
+        for p, rng, done in zip(players, rngs, over, strict=True):
+            # MY_TURN holds on the end screen too: a game that ended since the check above is no move
+            if not done and p.page.evaluate(MY_TURN) and p.page.eval_on_selector("#play", "p => p.dataset.over") != "1":
+                play_one(p.page, rng)
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+
+
+def test_a_site_player_away_for_a_while_shows_as_away_then_back(browser, http_site, mailbox):  # noqa: F811
+    """Two site players (no proxies) play a few moves, then make none for 20 s (A's line: B is connected,
+    by B's heartbeats alone); B's page is closed (its context, so its storage, kept) for 45 s: A's presence
+    line says B is away, since B's last heartbeat, with a counting m:ss, within 40 s of the close. B opens the
+    site again and taps the game in "Your games": A's line says B is back, then connected, and the game goes
+    on to the end with the same history on both pages."""
+    contexts = [browser.new_context(**PHONE), browser.new_context(**PHONE)]
+    rngs = [random.Random(f"{SEED}/away/a"), random.Random(f"{SEED}/away/b")]
+    try:
+        a, b = SitePlayer(contexts[0], http_site), SitePlayer(contexts[1], http_site)
+        a.online_form("host", mailbox)
+        a.page.click("#start")
+        b.join(_room_code(a), mailbox)
+        a.page.wait_for_selector("#board")
+        b.page.wait_for_selector("#board")
+        _take_turns([a, b], rngs, lambda: min(a.ply(), b.ply()) >= 4, 90)
+        seat_a, seat_b = (p.page.eval_on_selector("#play", "p => p.dataset.seat") for p in (a, b))
+        assert sorted([seat_a, seat_b]) == ["blue", "red"], (seat_a, seat_b)
+        who = SEAT_WORD[seat_b]
+        seen: list[str] = []
+        t0 = time.monotonic()
+        _watch(a.page, f"{who} is connected", 5, seen, t0)
+        ply, gid = b.ply(), b.game()[0]
+        assert not b.status()["over"], "the game ended before the page was closed"
+        while time.monotonic() - t0 < QUIET:  # no move: B's last word before the close is a heartbeat
+            _watch(a.page, f"{who} is connected", 0, seen, t0)
+            time.sleep(0.5)
+
+        b.page.close()  # the worker goes with the page; the context keeps the game (IndexedDB, localStorage)
+        closed = time.monotonic()
+        seen.append(f"{closed - t0:6.1f}s (B's page closed)")
+        away = _watch(a.page, rf"{who} is away \(since (\d+):(\d\d)\)", AWAY_WITHIN, seen, t0)
+        took = time.monotonic() - closed
+        first = int(away[1]) * 60 + int(away[2])
+        # since the last word A heard from B: at least the 25 s that make B away, and from at most ~11 s (a
+        # heartbeat's gap) before the close, though the last move was QUIET s before it
+        assert 24 <= first <= took + 13, f"away since {first} s, {took:.1f} s after the close\n" + "\n".join(seen)
+        time.sleep(3)
+        later = _watch(a.page, rf"{who} is away \(since (\d+):(\d\d)\)", 1, seen, t0)
+        second = int(later[1]) * 60 + int(later[2])
+        assert 2 <= second - first <= 5, f"the away clock did not count: {first} s, then {second} s\n" + "\n".join(seen)
+        assert a.ply() == ply, "a move was made while B's page was closed"
+
+        time.sleep(max(0.0, CLOSED_FOR - (time.monotonic() - closed)))
+        b.open("/")  # the home screen: "Your games" lists the game; one tap goes back into its room, no code
+        b.page.click(f".game-list [data-game='{gid}']")
+        b.page.wait_for_selector("#board")
+        seen.append(f"{time.monotonic() - t0:6.1f}s (B's page back in the game)")
+        _watch(a.page, f"{who} is back", 30, seen, t0)
+        _watch(a.page, f"{who} is connected", 15, seen, t0)  # "back" shows for 10 s
+        assert b.ply() == ply == a.ply(), (b.ply(), ply, a.ply())
+
+        _take_turns([a, b], rngs, lambda: False, 150)
+        for p in (a, b):
+            p.page.wait_for_selector("#endscreen")
+        results = [p.status() for p in (a, b)]
+        for st in results:
+            assert st["over"] and st["error"] == "", st
+            assert st["result"]["reason"] in ("hq", "medals", "stuck"), st
+        keys = ("head", "winner", "reason", "messages")
+        mine, theirs = ({k: st["result"][k] for k in keys} for st in results)
+        assert mine == theirs, (mine, theirs)
+        assert results[0]["head"] == results[1]["head"] == mine["head"]
+        for p in (a, b):
+            assert p.foreign() == [] and p.errors == [], (p.foreign(), p.errors)
+        print("\nA's presence line:\n" + "\n".join(seen) + f"\nresult {mine}")
+    finally:
+        for c in contexts:
+            c.close()

@@ -22,6 +22,7 @@ import json
 import logging
 import re
 import socket
+import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -164,7 +165,9 @@ class AppContext:
     # names only while the app is open to the local network (whoever opens it adds them here)
     allowed_hosts: set[str] = field(default_factory=lambda: set(LOOPBACK))
     links: list[dict[str, str]] = field(default_factory=list)  # extra pages for the home screen: {"label", "href"}
-    features: list[str] = field(default_factory=list)  # parts plugged in: "lessons", "online"
+    # what this app offers: "lan" (two-device games, invite and watch links: another device on the
+    # network reaches this server) and the parts plugged in: "lessons", "online"
+    features: list[str] = field(default_factory=list)
     network: Network = field(default_factory=Network)  # the listener a host opens to the local network
 
 
@@ -751,12 +754,17 @@ async def replay(request: Request) -> JSONResponse:
 
 
 def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
-              resume: bool = True) -> Starlette:
+              resume: bool = True, lan: bool | None = None) -> Starlette:
     """The Starlette app over ``store``, with ``parts`` plugged in. ``bot_delay``: seconds a bot waits
-    before each action."""
+    before each action. ``lan``: whether other devices can reach this app (two-device games, invite
+    and watch links); by default, everywhere but in a browser (Pyodide: the static site has no server)."""
+    if lan is None:
+        lan = sys.platform != "emscripten"
     games = Games(store, bot_delay)
     ctx = AppContext(store=store, games=games, web_dir=web_dir(), bind_host=bind_host)
     ctx.allowed_hosts |= network_hosts(bind_host)
+    if lan:
+        ctx.features.append("lan")
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/join/{game}/{token}", index),
@@ -764,16 +772,19 @@ def build_app(store: Store, *, parts: Sequence[Part] = (), bot_delay: float = 0.
         Route("/api/terrains/{terrain}", terrain),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game}", game_status),
-        Route("/invite/{game}/{key}", index),
-        Route("/watch/{game}/{key}", index),
-        Route("/api/games/{game}/watch", watch_link),
-        Route("/api/games/{game}/invite", invite),
-        Route("/api/games/{game}/join", join, methods=["POST"]),
-        Route("/api/games/{game}/release", release, methods=["POST"]),
-        Route("/api/games/{game}/network", network, methods=["POST"]),
         Route("/api/games/{game}/replay", replay),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
+    if lan:  # what another device on the network opens, and what gives it the link
+        routes += [
+            Route("/invite/{game}/{key}", index),
+            Route("/watch/{game}/{key}", index),
+            Route("/api/games/{game}/watch", watch_link),
+            Route("/api/games/{game}/invite", invite),
+            Route("/api/games/{game}/join", join, methods=["POST"]),
+            Route("/api/games/{game}/release", release, methods=["POST"]),
+            Route("/api/games/{game}/network", network, methods=["POST"]),
+        ]
     for part in parts:
         routes += part.routes(ctx)
         ctx.features.append(part.feature)

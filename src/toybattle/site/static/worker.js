@@ -4,7 +4,8 @@
 //                   {t:"ws-send", sock, data}                      {t:"ws-close", sock}
 //   worker -> page  {t:"http", id, status, headers, body}          {t:"ws-open", sock}
 //                   {t:"ws-message", sock, data}  {t:"ws-close", sock, code}
-//                   {t:"status", text} (a line for the player)  {t:"ready"}  {t:"failed", message}
+//                   {t:"status", line, params} (a line for the player, by name: the page says it in its
+//                   language, web/js/net.js)  {t:"ready"}  {t:"failed", message}
 // Games live in the app's SQLite file on an IndexedDB-backed file system (IDBFS at /data), saved
 // after every write; an HTTP answer waits until the save is done.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
@@ -32,7 +33,7 @@ async function drain() {
     try {
       await new Promise((ok, fail) => FS.syncfs(false, (e) => (e ? fail(e) : ok())));
     } catch (e) {
-      post({ t: "status", text: `Your games could not be saved in this browser: ${e}` });
+      post({ t: "status", line: "notSaved", params: { error: String(e) } });
     }
   }
   draining = null;
@@ -62,7 +63,7 @@ async function ownGames() {
   await new Promise((owned) => {
     navigator.locks.request("toybattle-games", { ifAvailable: true }, (lock) => {
       if (lock) { owned(); return new Promise(() => {}); }
-      post({ t: "status", text: "Toy Battle is open in another tab: close it to play here." });
+      post({ t: "status", line: "otherTab" });
       navigator.locks.request("toybattle-games", () => { owned(); return new Promise(() => {}); });
       return null;
     });
@@ -71,7 +72,7 @@ async function ownGames() {
 
 async function boot() {
   await ownGames();
-  post({ t: "status", text: "Starting Python in this browser…" });
+  post({ t: "status", line: "starting" });
   const [py, site] = await Promise.all([
     loadPyodide({ indexURL: new URL("pyodide/", BASE).href, stdout: () => {}, stderr: (s) => console.warn(s) }),
     fetch(new URL("site.json", BASE)).then((r) => r.json()),

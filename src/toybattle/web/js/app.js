@@ -76,8 +76,11 @@ async function route() {
     else await showHome();
   } catch (e) {
     console.error(e);
-    fill($("#app"), h("main", { class: "panel lost" }, h("h2", {}, t("app.noServer")),
-      h("p", {}, t("app.noServerWhy")), h("a", { class: "btn primary", href: "#/" }, t("app.retry"))));
+    // the static site has no server: its in-browser app could not start (net.js)
+    const site = e && e.site !== undefined;
+    fill($("#app"), h("main", { class: "panel lost" }, h("h2", {}, site ? t("site.failed") : t("app.noServer")),
+      h("p", {}, site ? t("site.failedWhy", { error: e.site }) : t("app.noServerWhy")),
+      h("a", { class: "btn primary", href: "#/" }, t("app.retry"))));
   }
 }
 

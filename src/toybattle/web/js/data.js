@@ -21,6 +21,10 @@ export async function getMeta() {
 /** The meta loaded so far (after `await getMeta()`). */
 export const meta = () => cache.meta;
 
+/** Whether the app offers `feature` (/api/meta's features: "lan", "lessons", "online"), after `await getMeta()`.
+ * The app says it; the static site's in-browser app has no "lan" (no other device reaches it). */
+export const offers = (feature) => ((cache.meta && cache.meta.features) || []).includes(feature);
+
 // The promise is kept, not its result: views that arrive together then resolve in arrival order.
 export function getTerrain(id) {
   if (!cache.terrains[id]) {

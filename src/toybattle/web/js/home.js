@@ -1,7 +1,7 @@
 // The home screen: a new game, and the games this browser holds.
 import { t, seatName, langSwitch } from "./i18n.js";
 import { $, h, fill, badge } from "./dom.js";
-import { getMeta, terrainInfo } from "./data.js";
+import { getMeta, terrainInfo, offers } from "./data.js";
 import { saved } from "./saved.js";
 import { startOnline, resumeOnline } from "./rooms.js";
 import { fetch, appURL } from "./net.js"; // the API through the transport seam (server or in-browser worker)
@@ -44,8 +44,8 @@ export async function showHome() {
   const form = h("form", { class: "panel newgame", id: "newgame" },
     h("h2", {}, t("home.newGame")),
     h("div", { class: "field" }, h("span", { class: "label" }, t("home.against")),
-      pick("kind", [["bot", t("home.bot")], ["hotseat", t("home.hotseat")], ["lan", t("home.lan")],
-        ...((meta.features || []).includes("online") ? [["online", t("home.online")]] : [])], "bot")),
+      pick("kind", [["bot", t("home.bot")], ["hotseat", t("home.hotseat")],
+        ...(offers("lan") ? [["lan", t("home.lan")]] : []), ...(offers("online") ? [["online", t("home.online")]] : [])], "bot")),
     h("div", { class: "field online-only" }, h("span", { class: "label" }, t("home.room")),
       pick("room", [["host", t("home.host")], ["join", t("home.join")]], "host"),
       h("input", { name: "code", id: "room-code", class: "join-only", placeholder: t("home.codeHint"), autocomplete: "off" })),

@@ -6,7 +6,7 @@
 //   app on Pyodide (static/site/worker.js; messages in docs/browser.md).
 // Modules call `fetch` from here instead of the global one; nothing else changes between the two.
 
-import { lang } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 // Where the app lives: the server's root, or the directory the static site was put in (its root, or any path
 // such as a project page's /toybattle/). This module is <root>/static/js/net.js, so its own URL says where.
@@ -35,7 +35,7 @@ async function offlineCache() {
     const reg = await sw.register(new URL("sw.js", ROOT));  // its scope: ROOT, the script's own directory
     const coming = reg.installing || reg.waiting;
     if (sw.controller || !coming) return;
-    loading("Keeping Toy Battle in this browser for offline play…");
+    loading(t("site.offline"));
     await new Promise((done) => {
       sw.addEventListener("controllerchange", done, { once: true });
       coming.addEventListener("statechange", () => coming.state === "redundant" && done());
@@ -51,18 +51,23 @@ function loading(text) {
   if (p) p.textContent = text;
 }
 
+// The worker's lines for the player, by the name it sends ({t: "status", line, params}): the page says
+// them in its own language.
+const WORKER_LINES = { starting: "site.starting", otherTab: "site.otherTab", notSaved: "site.notSaved" };
+
 function onWorkerMessage({ data: m }) {
   if (m.t === "http") {
     const a = answers.get(m.id);
     answers.delete(m.id);
     if (a) a.resolve(m);
   } else if (m.t === "failed") {
-    failure = new Error(`Toy Battle could not start in this browser: ${m.message}`);
+    failure = new Error(`${t("site.failed")}: ${m.message}`);
+    failure.site = m.message;  // the screen that meets it says so in the page's language (app.js)
     for (const a of answers.values()) a.reject(failure);
     answers.clear();
     for (const s of [...sockets.values()]) s.closedByWorker(1011);
   } else if (m.t === "status") {
-    loading(m.text);
+    loading(t(WORKER_LINES[m.line] || "site.loading", m.params || {}));
   } else if (m.t.startsWith("ws-")) {
     const s = sockets.get(m.sock);
     if (!s) return;
@@ -81,7 +86,10 @@ function toWorker(msg) {
   worker.then((w) => w.postMessage(msg));
 }
 
-if (SITE) toWorker({ t: "start" }); // Python starts loading while the page draws
+if (SITE) {
+  loading(t("site.loading"));  // the page's own "Loading…" line, in the page's language
+  toWorker({ t: "start" }); // Python starts loading while the page draws
+}
 
 function isApi(url) {
   return url.origin === location.origin && url.pathname.startsWith("/api/");

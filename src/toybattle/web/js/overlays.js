@@ -2,7 +2,7 @@
 // Each takes the PlayScreen (play.js) it belongs to.
 import { t, tn, seatName, langSwitch } from "./i18n.js";
 import { $, h, badge, other } from "./dom.js";
-import { getMeta } from "./data.js";
+import { getMeta, offers } from "./data.js";
 import { troopCard } from "./cards.js";
 import { openSheet, confirmBox } from "./sheet.js";
 import { fetch } from "./net.js"; // the API through the transport seam (server or in-browser worker)
@@ -51,9 +51,10 @@ export function menuSheet(screen) {
     confirmBox(screen.kind === "hotseat" ? t("menu.concedesHot", { seat: seatName(v.turn), other: seatName(other(v.turn)) }) : t("menu.concedeAsk"), t("menu.concede"),
       () => { if (screen.kind === "hotseat" && v.turn !== v.seat) screen.sock.rebind(screen.entry.tokens[v.turn]); screen.out(() => screen.sock.concede()); });
   } }, t("menu.concede")));
-  if (screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, t("menu.invite")));
+  // invite and watch links are for other devices: only where the app says they can reach it ("lan")
+  if (offers("lan") && screen.kind === "lan" && screen.entry.host) items.push(h("button", { class: "btn", id: "btn-invite", onclick: () => screen.showInvite() }, t("menu.invite")));
   items.push(h("button", { class: "btn", onclick: () => screen.showLog() }, t("play.gameLog")));
-  items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, t("menu.watch")));
+  if (offers("lan")) items.push(h("button", { class: "btn", id: "btn-watch", onclick: () => watchSheet(screen) }, t("menu.watch")));
   items.push(soundSwitch());
   // on a phone the troops' cards live here, leaving the top bar's room to the terrain's name
   items.push(h("button", { class: "btn phone-only", id: "menu-troops", onclick: () => screen.showHandbook() }, t("play.troops")));

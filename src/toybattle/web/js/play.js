@@ -3,7 +3,7 @@
 // the page sends only action texts the server gave it.
 import { drawBoard, focusBoard, tileSvg } from "./board.js";
 import { $, h, fill, svgEl, badge, other } from "./dom.js";
-import { getMeta, getTerrain, troop, troopName, terrainInfo, meta } from "./data.js";
+import { getMeta, getTerrain, troop, troopName, terrainInfo, meta, offers } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
@@ -540,7 +540,7 @@ export async function showGame(id) {
     return null;
   }
   const screen = new PlayScreen(id, entry);
-  if (entry.kind === "lan" && entry.host && !entry.invited) {
+  if (offers("lan") && entry.kind === "lan" && entry.host && !entry.invited) {
     saved.put(id, { invited: true });
     setTimeout(() => !screen.closed && screen.showInvite(), 300);
   }

@@ -127,6 +127,16 @@ def only_offered_actions_sent(frames: list[tuple[str, dict]]) -> int:
     return sent
 
 
+def play_to_the_end(page, rng: random.Random) -> None:
+    """Tap this seat's moves (play_one) until the game is over and its end screen shows."""
+    for _ in range(300):
+        page.wait_for_function(ME_TURN)
+        if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
+            break
+        play_one(page, rng)
+    page.wait_for_selector("#endscreen")
+
+
 def play_bot_game_to_the_end(page, base: str, shot, name: str, seed: int) -> None:
     frames = record_socket(page)
     start_game(page, base, terrain="caribbean", level="random")

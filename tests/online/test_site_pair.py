@@ -142,6 +142,18 @@ def _room_code(player: SitePlayer) -> str:
     return player.page.locator("#room-code-shown").inner_text().strip()
 
 
+def _same_finished_game(results: list[dict]) -> dict:
+    """Both sides' status of a game over, with no error: the same result and history hash on both."""
+    for st in results:
+        assert st["over"] and st["error"] == "", st
+        assert st["result"]["reason"] in ("hq", "medals", "stuck"), st
+    keys = ("head", "winner", "reason", "messages")
+    mine, theirs = ({k: st["result"][k] for k in keys} for st in results)
+    assert mine == theirs, (mine, theirs)
+    assert results[0]["head"] == results[1]["head"] == mine["head"]
+    return mine
+
+
 def test_two_site_players_finish_a_game_while_their_links_fail(browser, http_site, mailbox):  # noqa: F811
     port = int(mailbox.rsplit(":", 1)[1].split("/")[0])
     thinking = random.Random(f"{SEED}/think")
@@ -200,13 +212,7 @@ def test_two_site_players_finish_a_game_while_their_links_fail(browser, http_sit
         for s in sides:
             s.player.page.wait_for_selector("#endscreen")
         results = [s.player.status() for s in sides]
-        for st in results:
-            assert st["over"] and st["error"] == "", st
-            assert st["result"]["reason"] in ("hq", "medals", "stuck"), st
-        keys = ("head", "winner", "reason", "messages")
-        mine, theirs = ({k: st["result"][k] for k in keys} for st in results)
-        assert mine == theirs, (mine, theirs)
-        assert results[0]["head"] == results[1]["head"] == mine["head"]
+        mine = _same_finished_game(results)
         seats = [s.player.page.eval_on_selector("#play", "p => p.dataset.seat") for s in sides]
         titles = [s.player.page.locator("#end-title").inner_text() for s in sides]
         assert sorted(seats) == ["blue", "red"], seats
@@ -317,13 +323,7 @@ def test_a_site_player_away_for_a_while_shows_as_away_then_back(browser, http_si
         for p in (a, b):
             p.page.wait_for_selector("#endscreen")
         results = [p.status() for p in (a, b)]
-        for st in results:
-            assert st["over"] and st["error"] == "", st
-            assert st["result"]["reason"] in ("hq", "medals", "stuck"), st
-        keys = ("head", "winner", "reason", "messages")
-        mine, theirs = ({k: st["result"][k] for k in keys} for st in results)
-        assert mine == theirs, (mine, theirs)
-        assert results[0]["head"] == results[1]["head"] == mine["head"]
+        mine = _same_finished_game(results)
         for p in (a, b):
             assert p.foreign() == [] and p.errors == [], (p.foreign(), p.errors)
         print("\nA's presence line:\n" + "\n".join(seen) + f"\nresult {mine}")

@@ -15,7 +15,7 @@ from toybattle.site import build
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
 from site_harness import Recorded, serving
-from test_app_browser import ME_TURN, play_one, ply, start_game  # the app's own UI steps
+from test_app_browser import ME_TURN, play_one, play_to_the_end, ply, start_game  # the app's own UI steps
 
 pytestmark = pytest.mark.slow
 
@@ -34,13 +34,7 @@ def test_a_whole_game_against_the_default_bot_by_tapping(site, recorded):
     page = recorded.page()
     start_game(page, site, terrain="castle", level=None)
     assert page.eval_on_selector("meta[name=toybattle-transport]", "m => m.content") == "worker"
-    rng = random.Random(11)
-    for _ in range(300):
-        page.wait_for_function(ME_TURN)
-        if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
-            break
-        play_one(page, rng)
-    page.wait_for_selector("#endscreen")
+    play_to_the_end(page, random.Random(11))
     assert "win" in page.locator("#end-title").inner_text() and page.locator("#end-reason").inner_text().strip()
     assert recorded.foreign() == []
     assert recorded.errors == []

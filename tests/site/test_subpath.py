@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
 from site_harness import serving
-from test_app_browser import ME_TURN, play_one, start_game  # the app's own UI steps
+from test_app_browser import ME_TURN, play_to_the_end, start_game  # the app's own UI steps
 
 pytestmark = pytest.mark.slow
 
@@ -36,13 +36,7 @@ def test_the_site_works_under_a_sub_path_online_and_offline(nested, recorded):
     # a game against the bot, to its end
     start_game(page, nested, terrain="castle", level="random")
     assert page.eval_on_selector("meta[name=toybattle-transport]", "m => m.content") == "worker"
-    rng = random.Random(7)
-    for _ in range(300):
-        page.wait_for_function(ME_TURN)
-        if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
-            break
-        play_one(page, rng)
-    page.wait_for_selector("#endscreen")
+    play_to_the_end(page, random.Random(7))
     assert page.locator("#end-reason").inner_text().strip()
     page.wait_for_function(CONTROLLED)
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == f"{nested}/sw.js"

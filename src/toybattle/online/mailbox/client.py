@@ -322,12 +322,13 @@ class _Connection:
                 self.on_status(True)
             return
 
-    async def reopen(self) -> list[tuple[str, str]]:
+    async def reopen(self, sent: bool = False) -> list[tuple[str, str]]:
         """A new websocket into the same room: bind with this side, claim the nameplate this side still
         holds, open the mailbox, and send again what it did not keep. Returns (side, phase) of every message
-        the mailbox held; RoomGone if it holds none of this side's though this side has sent some."""
+        the mailbox held; RoomGone if it holds none of this side's though this side has sent some (``sent``:
+        it has, though this connection has seen none of them: back after a restart)."""
         assert self.mailbox is not None
-        sent_before = any(side == self.side for side, _ in self.seen) or bool(self.pending)
+        sent_before = sent or any(side == self.side for side, _ in self.seen) or bool(self.pending)
         await self._attach()
         if self.nameplate is not None:
             self.tx("claim", nameplate=self.nameplate)
@@ -335,7 +336,8 @@ class _Connection:
         await self.ping(REPLY_WAIT, self._tasks[-1])
         held = list(self._arrived)  # the mailbox sends what it holds on ``open``, all before the pong
         if sent_before and not any(side == self.side for side, _ in held):
-            raise RoomGone(self.gone())
+            raise RoomGone(f"the mailbox at {self.relay} no longer holds this room (it forgets a room left alone "
+                           "for about ten minutes)")
         for phase, body in self.pending.items():
             self.tx("add", phase=phase, body=body)
         self.online.set()
@@ -376,10 +378,6 @@ class _Connection:
                 return
             if self.online.is_set():
                 await self.alive()
-
-    def gone(self) -> str:
-        return (f"the mailbox at {self.relay} no longer holds this room (it forgets a room left alone for about "
-                "ten minutes)")
 
     async def reply(self, kind: str, timeout: float | None = REPLY_WAIT,
                     within: asyncio.Future[Any] | None = None) -> Msg:
@@ -533,8 +531,8 @@ class Link:
         await self._conn.close("happy" if done else None)
 
 
-async def _open(connect: Connect, relay: str, side: str | None = None) -> _Connection:
-    conn = _Connection(connect, relay, side)
+async def _open(connect: Connect, relay: str) -> _Connection:
+    conn = _Connection(connect, relay)
     await conn.start()
     return conn
 
@@ -666,14 +664,12 @@ async def rejoin(room: Room, connect: Connect = connect_websockets, crypto: Prim
     conn = _Connection(connect, room.relay, room.side)
     conn.mailbox = room.mailbox
     try:
-        held = await conn.reopen()
-        mine = [i for i, (side, _) in enumerate(held) if side == room.side]
-        if not mine:  # this side sent its PAKE at least
-            raise RoomGone(conn.gone())
+        held = await conn.reopen(sent=True)  # this side sent its PAKE at least
     except BaseException:
         await conn.close(None)
         raise
+    last_mine = max(i for i, (side, _) in enumerate(held) if side == room.side)
     sent = [int(phase) for side, phase in held if side == room.side and phase.isdigit()]
-    theirs = [int(phase) for side, phase in held[:mine[-1]] if side == room.their_side and phase.isdigit()]
+    theirs = [int(phase) for side, phase in held[:last_mine] if side == room.their_side and phase.isdigit()]
     return Link(conn, bytes.fromhex(room.key), room.their_side, room.code, crypto or default(),
                 sent=max(sent, default=-1) + 1, taken=max(theirs, default=-1) + 1)

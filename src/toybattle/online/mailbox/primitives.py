@@ -57,7 +57,8 @@ def scalar(n: int) -> bytes:
 
 
 class Native:
-    """libsodium through PyNaCl, HKDF through cryptography."""
+    """libsodium through PyNaCl, HKDF through cryptography. (Imported where used: this module is loaded in
+    the browser too, where neither library exists.)"""
 
     def hkdf(self, secret: bytes, length: int, info: bytes) -> bytes:
         from cryptography.hazmat.primitives import hashes

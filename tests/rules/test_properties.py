@@ -25,10 +25,10 @@ from toybattle.rules import (
     position_text,
     setup_record,
 )
+from toybattle.rules.observation import hidden_from
 from toybattle.rules.state import EXTRA, TURN, XB_PICK, deal
 from toybattle.rules.terrain import TERRAIN_IDS
 from toybattle.rules.troops import CAPN, RACK_LIMIT, full_army
-from toybattle.rules.view import hidden_from
 
 SEEDS = st.integers(0, 2**31)
 TERRAINS = st.sampled_from(TERRAIN_IDS)
@@ -311,8 +311,10 @@ def test_legal_placements_match_a_plain_reading_of_the_rules(seed, terrain, firs
 @given(SEEDS, TERRAINS, MODES)
 def test_capn_offers_an_extra_placement_exactly_when_there_is_one(seed, terrain, first_game):
     """After Cap'n is placed (not on a laser base, the game going on), the extra placement is the
-    decision exactly when a plain reading of the rules finds a placement for that seat. (Skipped while
-    the seat has tiles laid down: they stand up on its rack when the turn ends, before this test looks.)"""
+    decision exactly when a tile stands on that seat's rack (public: tests/rules/test_hidden_offer.py);
+    on the printed terrains that is also exactly when a plain reading of the rules finds a placement for
+    it (the base the Cap'n took takes any of its owner's troops). (Skipped while the seat has tiles laid
+    down: they stand up on its rack when the turn ends, before this test looks.)"""
     for before, a, s in walk(seed, terrain, first_game):
         if s.over or not actions.PLACE <= a < actions.PLACE_END or (a - actions.PLACE) >> 5 != CAPN:
             continue
@@ -320,6 +322,7 @@ def test_capn_offers_an_extra_placement_exactly_when_there_is_one(seed, terrain,
             continue
         if not first_game and s.terrain.nodes[a & 31].power == "nullify":
             continue
+        assert (s.decision == EXTRA) == bool(s.rack[before.turn]), position_text(s)
         assert (s.decision == EXTRA) == bool(plain_placements(s, before.turn)), position_text(s)
 
 

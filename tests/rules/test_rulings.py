@@ -154,7 +154,9 @@ def test_06_capn_chain_extra_may_be_capn(kit):
 
 
 def test_06_capn_with_nothing_placeable_simply_ends(kit):
-    """rules.md §2.1 Cap'n: with an empty rack, or nothing placeable, the effect simply ends; BGA [S1]."""
+    """rules.md §2.1 Cap'n: with an empty rack, or nothing placeable, the effect simply ends; BGA [S1].
+    (Tiles standing on the rack that cannot be placed still bring the decision, with skip as its only
+    choice: which tiles stand there is hidden from the opponent, tests/rules/test_hidden_offer.py.)"""
     s = kit.build("castle", blue="2", stacks={11: "b1"})
     kit.play(s, "2@13")
     assert s.turn == RED and s.decision == S.TURN
@@ -313,7 +315,7 @@ def test_17_hook_waiver_refused_on_pool_bases_excluding_4(kit):
     got = kit.legal(s)
     assert {"4@16", "4@18", "4@19", "4@23"} <= got
     assert not {"4@12", "4@22", "4@17"} & got
-    assert kit.refused(s, "4@17") == "only Star, Roxy, Kwak may go on 17"
+    assert kit.refused(s, "4@17") == "only Star, Roxy and Kwak may go on 17"
 
 
 def test_18_kwak_allowed_on_restricted_slots(kit):
@@ -324,7 +326,7 @@ def test_18_kwak_allowed_on_restricted_slots(kit):
     assert {"K@12", "K@17", "1@12", "7@17"} <= got and not {"1@17", "7@12"} & got
     s = kit.build("pool", blue="K 1", stacks={11: "b4", 13: "b4", 17: "b7", 21: "b5"})
     assert "K@41" in kit.legal(s) and "1@41" not in kit.legal(s)
-    assert kit.refused(s, "1@41") == "only Star, Roxy, Kwak may go on 41"
+    assert kit.refused(s, "1@41") == "only Star, Roxy and Kwak may go on 41"
     kit.play(s, "K@41")
     assert s.over and s.winner == BLUE and s.reason == S.HQ
     c = kit.build("croisette", blue="K 1", stacks={13: "b1"})  # pier 14: 4-7 and Kwak

@@ -10,10 +10,11 @@ from .actions import describe as describe_action
 from .actions import parse as parse_action
 from .actions import to_text as action_text
 from .notation import NotationError, Record, parse_position, parse_record, position_text, setup_record
+from .observation import determinize, determinizer, observation, unseen
+from .perft import perft
 from .state import CONCEDED, HQ, MEDALS, STUCK, IllegalAction, State
 from .terrain import TERRAIN_IDS, Board, Terrain, TerrainError, load_terrain, parse_terrain
 from .troops import BLUE, RED, SEATS, UNKNOWN
-from .view import determinize, determinizer, observation, unseen
 
 __all__ = [
     "BLUE",
@@ -43,6 +44,7 @@ __all__ = [
     "parse_position",
     "parse_record",
     "parse_terrain",
+    "perft",
     "position_text",
     "setup_record",
     "unseen",

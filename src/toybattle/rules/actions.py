@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from toybattle.said import Said, of_error
+
 from .terrain import Board
 from .troops import SEATS, code, name, parse_troop
 
@@ -62,7 +64,7 @@ def to_text(action: int, b: Board) -> str:
 def _node(text: str, b: Board) -> int:
     i = b.index.get(int(text), -1) if text.isascii() and text.isdigit() and len(text) <= 3 else -1
     if i < 0:
-        raise ValueError(f"no node {text[:24]!r} on {b.terrain.name}")
+        raise ValueError(Said("action.noNode", text=repr(text[:24]), terrain=b.terrain.name))
     return i
 
 
@@ -71,7 +73,7 @@ def parse_seated(text: str, b: Board) -> tuple[int | None, int]:
     head, sep, rest = text.strip().partition(":")
     if sep and head.lower() in SEATS:
         if rest.lower().startswith("pick:"):
-            raise ValueError(f"bad action {text[:40]!r}: a chance outcome is no seat's action (write {rest})")
+            raise ValueError(Said("action.bad", text=repr(text[:40]), why=Said("action.chance", rest=rest)))
         return SEATS.index(head.lower()), parse(rest, b)
     return None, parse(text, b)
 
@@ -93,11 +95,11 @@ def parse(text: str, b: Board) -> int:
             if head_l == "shove":
                 src, sep, dst = where.partition(">")
                 if not sep:
-                    raise ValueError("shove needs FROM>TO")
+                    raise ValueError(Said("action.shove"))
                 return SHOVE + (_node(src, b) << 5) + _node(dst, b)
             troop = parse_troop(head)
             if not troop:
-                raise ValueError("an unknown tile cannot be placed")
+                raise ValueError(Said("action.unknownTile"))
             return place(troop, _node(where, b))
         if low.startswith("recover:"):
             troop = parse_troop(t[8:])
@@ -110,9 +112,8 @@ def parse(text: str, b: Board) -> int:
             if troop:
                 return PICK + (int(laid) << 4) + troop
     except ValueError as e:
-        raise ValueError(f"bad action {text[:40]!r}: {e}") from None
-    raise ValueError(f"bad action {text[:40]!r} (expected e.g. draw, 7@18, use, skip, jumbo@19, recall@17, "
-                     "shove@19>22, recover:5, pick:7)")
+        raise ValueError(Said("action.bad", text=repr(text[:40]), why=of_error(e))) from None
+    raise ValueError(Said("action.expected", text=repr(text[:40])))
 
 
 def describe(action: int, b: Board) -> str:

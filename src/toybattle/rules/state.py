@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
+
+from toybattle.said import Said
 
 from . import actions as A
 from .terrain import Board, Terrain, board
@@ -42,7 +44,6 @@ from .troops import (
     UNKNOWN,
     XB42,
     full_army,
-    name,
     shuffled_army,
 )
 
@@ -91,7 +92,7 @@ def _place_chunks() -> tuple[tuple[int, ...], ...]:
 _PLACE_CHUNKS: Final = _place_chunks()
 
 
-def _nodes(mask: int) -> list[int]:
+def nodes_in(mask: int) -> list[int]:
     """The node indices in ``mask``, ascending."""
     out = []
     while mask:
@@ -217,6 +218,11 @@ class State:
         """An empty board with empty racks and reserves, blue to play (for building positions)."""
         return cls(board(terrain, first_game))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled field by field (the compiled build's native class has no pickling of its own): how a
+        state, or an observation, crosses to a bot worker; the board goes as its name (Board.__reduce__)."""
+        return _restore, (self.b, {field: getattr(self, field) for field in _FIELDS})
+
     def copy(self) -> State:
         s = State(self.b)
         s.stacks = self.stacks[:]
@@ -308,13 +314,13 @@ class State:
 
     def connected(self, seat: int) -> int:
         """Bitmask of the bases joined to one of ``seat``'s H.Q. through its own visible tiles."""
-        return self._reach(seat, self._own(seat))[1]
+        return self.reach(seat, self._own(seat))[1]
 
     def _own(self, seat: int) -> int:
         """Bitmask of the bases ``seat``'s tiles top."""
         return self.owned[seat] & self.b.base_mask
 
-    def _reach(self, seat: int, own: int) -> tuple[int, int]:
+    def reach(self, seat: int, own: int) -> tuple[int, int]:
         """(nodes one path away from the connected network, connected own bases). The last answer per
         seat is kept: between two listings a seat's own bases mostly stay the same (about half the time
         in random games) or only grow, and the search is a good part of every listing."""
@@ -354,8 +360,8 @@ class State:
 
     def _may_place(self, seat: int) -> bool:
         """Has ``seat`` a placement from the tiles it knows? Any troop may cover its own tile on a base
-        joined to its H.Q., if that base allows the troop: that mostly settles it (after Cap'n, the
-        base it took is one) without working out every target."""
+        joined to its H.Q., if that base allows the troop: that mostly settles it without working out
+        every target. (The stuck check at the start of a turn asks it.)"""
         joined = self.connected(seat)
         allowed = self.b.allowed
         for t in self.rack[seat]:
@@ -381,9 +387,9 @@ class State:
         if d in (SKULLY_DRAW, STAR_DRAW, XB_USE, RAINBOW_DRAW, LAY_USE):
             return [A.USE, A.SKIP]
         if d == JUMBO_TARGET:
-            return [A.JUMBO + i for i in _nodes(self._jumbo_targets(self.dnode))] + [A.SKIP]
+            return [A.JUMBO + i for i in nodes_in(self._jumbo_targets(self.dnode))] + [A.SKIP]
         if d == RECALL:
-            return [A.RECALL + i for i in _nodes(self._recall_targets(self.dnode))] + [A.SKIP]
+            return [A.RECALL + i for i in nodes_in(self._recall_targets(self.dnode))] + [A.SKIP]
         if d == SHOVE:
             return [A.SHOVE + (i << 5) + j for i, j in self._shoves(self.dnode)] + [A.SKIP]
         if d == RECOVER:
@@ -405,7 +411,7 @@ class State:
         bases = b.base_mask
         topped = self.topped
         enemy = (1 - seat) << 4  # the enemy's tile of troop t is enemy | t
-        reach = self._reach(seat, self.owned[seat] & bases)[0] & ~b.hq_mask[seat]
+        reach = self.reach(seat, self.owned[seat] & bases)[0] & ~b.hq_mask[seat]
         # Open to any troop: the bases no enemy tile tops, the enemy H.Q. and bases topped by an enemy
         # Kwak. (An enemy tile tops nothing else than bases, or this seat's own H.Q. once it is taken,
         # and ``reach`` leaves that out: so the enemy's masks need no "& bases" below.)
@@ -600,8 +606,10 @@ class State:
                 self.decision = SKULLY_DRAW if troop == SKULLY else STAR_DRAW
                 return
         elif troop == CAPN:
-            # a rack with unknown tiles (an online peer's view) might place: its owner skips if not
-            if self._may_place(seat) or (seat << 4) in self.rack[seat]:
+            # Offered whenever a tile stands on the rack: how many do is public, which ones are not, so
+            # whether one of them can be placed must not decide it (the opponent, a spectator and their
+            # bots would learn it from the decision). With none placeable, skipping is the one choice.
+            if self.rack[seat]:
                 self.decision = EXTRA
                 return
         elif troop == JUMBO:
@@ -728,9 +736,9 @@ class State:
     # ------------------------------------------------------------ refusals
 
     def refusal(self, action: int) -> str:
-        """Why ``action`` is refused now, in the game's words; '' if it is legal."""
+        """Why ``action`` is refused now, in the game's words (a Said: its English as a str); '' if it is legal."""
         if self.over:
-            return "the game is over"
+            return Said("refused.over")
         legal = self.legal_actions()
         if action in legal:
             return ""
@@ -739,63 +747,71 @@ class State:
             return self._placement_refusal((action - A.PLACE) >> 5, action & 31)
         if action == A.DRAW:
             if d != TURN:
-                return "you can only draw as your whole turn"
-            return "your rack is full (8 tiles)" if self.reserve[self.turn] else "your reserve is empty"
+                return Said("refused.drawWhole")
+            return Said("refused.rackFull", n=RACK_LIMIT) if self.reserve[self.turn] else Said("refused.reserveEmpty")
         if A.JUMBO <= action < A.JUMBO_END and d == JUMBO_TARGET:
-            return "Jumbo takes only a visible enemy troop one path section away"
+            return Said("refused.jumbo", troop=JUMBO)
         if A.RECALL <= action < A.RECALL_END and d == RECALL:
-            return "the tower takes back one other of your own visible troops"
+            return Said("refused.tower")
         if A.SHOVE <= action < A.SHOVE_END and d == SHOVE:
-            return "the bridge moves a visible enemy troop next to it onto a base next to where it stands"
+            return Said("refused.bridge")
         if A.RECOVER <= action < A.RECOVER_END and d == RECOVER:
-            return "you can only recover one of your own troops from the discard"
-        return f"not possible now: the decision is {self.describe_decision()}"
+            return Said("refused.recover")
+        return Said("refused.decision", what=self.describe_decision())
 
     def _placement_refusal(self, troop: int, i: int) -> str:
         seat = self.turn
         b = self.b
         if i >= b.size or not 1 <= troop <= 8:
-            return "no such troop or node"
+            return Said("refused.noSuch")
         if ((seat << 4) | troop) not in self.rack[seat]:
             if ((seat << 4) | troop) in self.laid[seat]:
-                return f"your {name(troop)} is laid face down until the end of this turn"
-            return f"no {name(troop)} on your rack"
+                return Said("refused.laid", troop=troop)
+            return Said("refused.notOnRack", troop=troop)
         if (b.hq_mask[seat] >> i) & 1:
-            return "your own H.Q."
+            return Said("refused.ownHq")
         node = b.terrain.nodes[i]
         if not (b.allowed[troop] >> i) & 1:
-            ok = ", ".join(name(t) for t in TROOPS if t in (node.allowed or ()))
-            return f"only {ok} may go on {node.id}"
+            return Said("refused.only", troops=tuple(t for t in TROOPS if t in (node.allowed or ())), n=node.id)
         top = self.top(i)
         if top >= 0 and top >> 4 != seat and node.kind == "base" and troop != KWAK and (top & 15) != KWAK \
                 and troop <= (top & 15):
-            return f"too weak to cover {name(top & 15)}"
+            return Said("refused.weak", troop=top & 15)
         if troop == HOOK and node.kind == "base" and (b.nullify_mask >> i) & 1:
-            return "no path from your H.Q. (Hook's waiver does not reach a laser base)"
+            return Said("refused.noPathLaser", troop=HOOK)
         if troop == HOOK and node.kind == "hq":
-            return "no path from your H.Q. (Hook's waiver is for bases, not the H.Q.)"
-        return "no path from your H.Q."
+            return Said("refused.noPathHq", troop=HOOK)
+        return Said("refused.noPath")
 
     # ------------------------------------------------------------ descriptions
 
     def describe_decision(self) -> str:
-        """What is being decided now, in words."""
+        """What is being decided now, in words (a Said: its English as a str)."""
         d = self.decision
         who = SEATS[self.turn]
-        node = self.b.ids[self.dnode] if self.dnode >= 0 else None
-        return {
-            TURN: f"{who}'s turn: draw or place a troop",
-            EXTRA: f"{who}: Cap'n's extra placement (or skip)",
-            SKULLY_DRAW: f"{who}: use Skully to draw up to 2 tiles?",
-            STAR_DRAW: f"{who}: use Star to draw 1 tile?",
-            XB_USE: f"{who}: use XB-42 to discard a random tile from the opponent's rack?",
-            JUMBO_TARGET: f"{who}: which enemy troop next to Jumbo on {node} to discard (or skip)",
-            RECALL: f"{who}: tower {node}: which of your troops to take back (or skip)",
-            RAINBOW_DRAW: f"{who}: rainbow base {node}: draw 1 tile?",
-            SHOVE: f"{who}: volcano bridge {node}: which enemy troop to move, and where (or skip)",
-            RECOVER: f"{who}: pumpkin {node}: which of your troops to recover from the discard (or skip)",
-            LAY_USE: f"{who}: tank {node}: lay down a blind pick from the opponent's rack?",
-            XB_PICK: "chance: which tile XB-42 takes from the opponent's rack",
-            LAY_PICK: "chance: which tile the tank lays down",
-            OVER: f"game over: {SEATS[self.winner]} won ({self.reason})" if self.winner >= 0 else "game over",
-        }[d]
+        node = self.b.ids[self.dnode] if self.dnode >= 0 else 0
+        if d == OVER:
+            return Said("decision.won", seat=SEATS[self.winner], why=self.reason) if self.winner >= 0 \
+                else Said("decision.over")
+        if d in (XB_PICK, LAY_PICK):
+            return Said("decision.xbPick" if d == XB_PICK else "decision.tankPick")
+        key = {TURN: "decision.turn", EXTRA: "decision.extra", SKULLY_DRAW: "decision.skully",
+               STAR_DRAW: "decision.star", XB_USE: "decision.xb"}.get(d)
+        if key:
+            return Said(key, seat=who)
+        key = {JUMBO_TARGET: "decision.jumbo", RECALL: "decision.recall", RAINBOW_DRAW: "decision.rainbow",
+               SHOVE: "decision.shove", RECOVER: "decision.recover", LAY_USE: "decision.tank"}[d]
+        return Said(key, seat=who, n=node)
+
+
+# State.__slots__ but the board (the compiled build reads no __slots__ at run time)
+_FIELDS: Final = ("aside", "claimed", "decision", "discard", "dnode", "first", "laid", "owned", "ply", "public",
+                  "queue", "rack", "reached", "reason", "reserve", "stacks", "topped", "turn", "winner")
+
+
+def _restore(b: Board, fields: dict[str, Any]) -> State:
+    """A pickled state back (State.__reduce__)."""
+    s = State(b)
+    for field, value in fields.items():
+        setattr(s, field, value)
+    return s

@@ -34,6 +34,10 @@ class Node:
     power: str | None = None
     allowed: frozenset[int] | None = None  # restricted slot: troops allowed (Kwak included)
 
+    # the compiled build's frozen classes have no pickling of their own: each says how it is built again
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Node, (self.id, self.kind, self.x, self.y, self.side, self.power, self.allowed)
+
 
 @dataclass(frozen=True)
 class Region:
@@ -41,6 +45,9 @@ class Region:
     bases: tuple[int, ...]
     medals: int
     medal_spots: tuple[tuple[float, float], ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Region, (self.id, self.bases, self.medals, self.medal_spots)
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,9 @@ class Terrain:
     nodes: tuple[Node, ...]
     paths: tuple[tuple[int, int], ...]
     regions: tuple[Region, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Terrain, (self.id, self.name, self.name_fr, self.objective, self.nodes, self.paths, self.regions)
 
     def node(self, node_id: int) -> Node:
         for n in self.nodes:
@@ -95,7 +105,7 @@ def parse_terrain(raw: object) -> Terrain:
     objective = _req(raw, "objective", dict, where)
     try:
         obj = (int(objective["blue"]), int(objective["red"]))
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: an infinite number
         raise TerrainError(f"{where}: objective needs whole numbers for 'blue' and 'red'") from None
     nodes = []
     for i, n in enumerate(_req(raw, "nodes", list, where)):
@@ -228,6 +238,18 @@ class Board:
 
     def node_id(self, i: int) -> int:
         return self.ids[i]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the name of a shipped terrain's board (``board(id, first_game)``), so a state sent
+        to another process (a bot worker) arrives on that process's own board for it: one per terrain and
+        mode, not a new board per message that every cache keyed by the board would keep. A terrain that
+        is not a shipped one goes by value."""
+        t = self.terrain
+        if t.id in TERRAIN_IDS:
+            shipped = load_terrain(t.id)
+            if shipped is t or shipped == t:
+                return board, (t.id, self.first_game)
+        return Board, (t, self.first_game)
 
     def spread(self, mask: int) -> int:
         """The nodes one path away from any node of ``mask``: one table look-up per byte of it."""

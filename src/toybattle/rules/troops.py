@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
+from toybattle.said import Said
+
 # Final: the compiled build inlines them (a plain module constant is a dictionary lookup there).
 BLUE: Final = 0
 RED: Final = 1
@@ -89,7 +91,7 @@ def parse_troop(text: str) -> int:
     key = t.lower()
     if key in _BY_NAME:
         return _BY_NAME[key]
-    raise ValueError(f"unknown troop {text!r} (use 1-7, K or a troop name)")
+    raise ValueError(Said("action.unknownTroop", text=repr(text)))
 
 
 def covers(mine: int, theirs: int) -> bool:

@@ -1,5 +1,6 @@
 """Every word the player reads comes from one catalogue per language: the page's (web/i18n/*.json) and
-the server's (app/data/*.json). Both languages hold the same keys, and every key is used."""
+the server's (toybattle/said/data/*.json, by message id). Both languages hold the same keys, and every key
+is used."""
 from __future__ import annotations
 
 import json
@@ -8,10 +9,13 @@ from pathlib import Path
 
 import pytest
 from app_harness import whole_game
+from french import english_in, saids, texts, untranslated
 
+from toybattle import said
 from toybattle.app import words
 from toybattle.lessons import rulebook
 from toybattle.rules import TERRAIN_IDS
+from toybattle.said import Said
 
 WEB = Path(words.__file__).resolve().parents[1] / "web"
 JS = sorted((WEB / "js").glob("*.js"))
@@ -49,55 +53,60 @@ def test_every_page_key_is_used_and_every_used_key_exists():
 
 def test_the_server_catalogues_load_and_agree():
     for lang in words.LANGS:
-        assert set(words.load(lang)) == set(words.load("en"))
+        assert set(said.catalogue(lang)) == set(said.catalogue("en"))
 
 
-def test_a_broken_catalogue_is_refused(tmp_path, monkeypatch):
-    (tmp_path / "en.json").write_text('{"a": "x {n}"}')
-    (tmp_path / "fr.json").write_text('{"a": "y"}')
-    monkeypatch.setattr(words, "DATA", tmp_path)
-    with pytest.raises(words.CatalogueError, match="placeholders"):
-        words.load("fr")
-    (tmp_path / "fr.json").write_text('{"b": "y {n}"}')
-    with pytest.raises(words.CatalogueError, match="keys differ"):
-        words.load("fr")
-    (tmp_path / "fr.json").write_text('[1]')
-    with pytest.raises(words.CatalogueError, match="one JSON object"):
-        words.load("fr")
+def test_a_broken_catalogue_is_refused():
+    with pytest.raises(said.CatalogueError, match="placeholders"):
+        said.check({"a": "x {n}"}, {"a": "y"}, "fr")
+    with pytest.raises(said.CatalogueError, match="keys differ"):
+        said.check({"a": "x {n}"}, {"b": "y {n}"}, "fr")
+    with pytest.raises(said.CatalogueError, match="placeholders"):
+        said.check({"a": {"one": "{n} x", "other": "{n} xs"}}, {"a": {"one": "un", "other": "{m} ys"}}, "fr")
+    with pytest.raises(said.CatalogueError, match="no count"):
+        said.check({"a": {"one": "x {m}", "other": "xs {m}"}}, {"a": {"one": "y {m}", "other": "ys {m}"}}, "fr")
 
 
-def _texts(value, key="", under=False):
+# the strings of a view that are words for the player (the rest are codes and numbers), and all of its counters' cards
+WORDS = frozenset({"text", "you", "brief", "prompt", "warning", "how", "result", "refused", "label", "name"})
+
+
+def _words(value, key="", under=False):
     if isinstance(value, dict):
         for k, v in value.items():
-            yield from _texts(v, k, under or k == "counters")
+            yield from _words(v, k, under or k == "counters")
     elif isinstance(value, list):
         for v in value:
-            yield from _texts(v, key, under)
-    elif isinstance(value, str) and value and (under or key in words.TEXT_KEYS):
+            yield from _words(v, key, under)
+    elif isinstance(value, str) and (under or key in WORDS):
         yield value
 
 
 def test_every_text_of_whole_games_is_said_in_french():
-    """Whole random games on every terrain: each log line, narration, prompt, button, refusal and
-    counter card a seat is shown has its French words."""
+    """Whole random games on every terrain: each log line, narration, prompt, button, refusal and counter
+    card a seat is shown is a message, said in French in other words than its English (unless the
+    catalogue gives both the same words), with no run of the English catalogue left in it; and what the
+    seat is sent holds no English once said in French."""
     used: set[str] = set()
-    untranslated = set()
     for g, terrain in enumerate(TERRAIN_IDS):
         game = whole_game(terrain, g)
         for v in (0, 1):  # every view but its log, and the log once: a line never changes once written
             shown = [{**view, "log": []} for view in game.views[v]] + [{"log": game.logs[v]}]
-            for text in _texts(shown):
-                if words.translate(text, "fr") == text:
-                    untranslated.add(text)
-                used.add(text)
-    assert not untranslated, sorted(untranslated)[:10]
-    assert len(used) > 300
+            assert not untranslated(shown, strict=True)
+            plain = [t for t in _words(shown) if t and not isinstance(t, Said)]
+            assert not plain, plain[:5]  # every word for the player is a message
+            sent = words.localize(shown, "fr")
+            assert not [t for t in texts(sent) if english_in(t)], [(t, english_in(t)) for t in texts(sent)
+                                                                  if english_in(t)][:5]
+            used |= {x.key for x in saids(shown)}
+    assert len(used) > 100
 
 
 def test_a_refusal_and_a_language_header():
-    assert words.translate("too weak to cover Jumbo", "fr") == "trop faible pour recouvrir Mastok"
-    assert words.translate("too weak to cover Jumbo", "en") == "too weak to cover Jumbo"
-    assert words.translate("an unknown text", "fr") == "an unknown text"
+    weak = Said("refused.weak", troop=3)
+    assert words.say(weak, "fr") == "trop faible pour recouvrir Mastok"
+    assert words.say(weak, "en") == weak == "too weak to cover Jumbo"
+    assert words.say("an unknown text", "fr") == "an unknown text"  # not a message: never looked up
     assert words.language("fr-FR,fr;q=0.9,en;q=0.8") == "fr"
     assert words.language("de-DE,en;q=0.5") == "en"
     assert words.language(None) == "en" and words.language(42) == "en"

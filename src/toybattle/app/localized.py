@@ -1,16 +1,20 @@
 """The language a request asked for, and every refused HTTP request's one line said in it.
 
-Routes (the app's, the lessons', online play's) refuse with ``{"error": one English line}``; this
-middleware, the outermost of the app, puts that line into the page's language through the
-catalogue (words.py), so no route has to and none can forget.
+Routes (the app's, the lessons', online play's) refuse with ``{"error": one line}`` (json_api.error_body),
+which for a message of the catalogues also carries ``said``: its id and arguments. This middleware, the
+outermost of the app, says that message in the page's language and drops ``said``, so no route has to
+and none can forget. A line without ``said`` (a peer's words, a text the app does not own) is sent as it is.
 """
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from toybattle.said import Said
 
 from . import words
 
@@ -28,10 +32,10 @@ class ErrorsInLanguage:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        lang = scope_language(scope) if scope["type"] == "http" else words.DEFAULT
-        if lang == words.DEFAULT:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        lang = scope_language(scope)
         start: Message | None = None
         chunks: list[bytes] = []
 
@@ -60,6 +64,9 @@ def _said(body: bytes, lang: str) -> bytes:
         data = json.loads(body)
     except ValueError:
         return body
-    if not isinstance(data, dict) or not isinstance(data.get("error"), str):
+    if not isinstance(data, dict) or "said" not in data:
         return body
-    return json.dumps({**data, "error": words.translate(data["error"], lang)}).encode()
+    said = data.pop("said")
+    with suppress(ValueError):  # not a message of this program's catalogues: the English line stays
+        data["error"] = words.say(Said.from_json(said), lang)
+    return json.dumps(data).encode()

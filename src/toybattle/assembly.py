@@ -18,6 +18,6 @@ PARTS = (lessons_web.PART, online_web.PART)
 
 
 def build_app(store: Store, *, bot_delay: float = 0.6, bind_host: str = "127.0.0.1",
-              resume: bool = True) -> Starlette:
+              resume: bool = True, lan: bool | None = None) -> Starlette:
     """The whole product's app over ``store`` (options as ``toybattle.app.server.build_app``)."""
-    return server.build_app(store, parts=PARTS, bot_delay=bot_delay, bind_host=bind_host, resume=resume)
+    return server.build_app(store, parts=PARTS, bot_delay=bot_delay, bind_host=bind_host, resume=resume, lan=lan)

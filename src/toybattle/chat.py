@@ -14,6 +14,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from toybattle.said import Said
+
 MAX_CHAT = 200  # characters of one line
 BURST, WINDOW = 5, 10.0  # lines per seat within a window of seconds
 KEEP = 50  # lines a game keeps in memory
@@ -28,12 +30,12 @@ class ChatRefused(ValueError):
 def clean(text: object) -> str:
     """``text`` as a chat line: a string, control characters removed, trimmed, 1 to MAX_CHAT characters."""
     if not isinstance(text, str):
-        raise ChatRefused("a chat line is a text")
+        raise ChatRefused(Said("chat.notText"))
     line = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text).strip()
     if not line:
-        raise ChatRefused("an empty chat line is not sent")
+        raise ChatRefused(Said("chat.empty"))
     if len(line) > MAX_CHAT:
-        raise ChatRefused(f"a chat line is at most {MAX_CHAT} characters")
+        raise ChatRefused(Said("chat.long", n=MAX_CHAT))
     return line
 
 
@@ -42,9 +44,9 @@ def said(text: object = None, phrase: object = None) -> dict[str, str]:
     if phrase is None:
         return {"text": clean(text)}
     if text is not None:
-        raise ChatRefused("a chat line is a text or a quick phrase, not both")
+        raise ChatRefused(Said("chat.both"))
     if not (isinstance(phrase, str) and phrase in PHRASES):
-        raise ChatRefused("an unknown quick phrase is not sent")
+        raise ChatRefused(Said("chat.unknownPhrase"))
     return {"phrase": phrase}
 
 
@@ -78,7 +80,7 @@ class ChatLog:
     def add(self, seat: str, line: dict[str, str], seat_no: int) -> dict[str, Any]:
         """Add ``seat``'s ``line`` (what ``said`` made of it; ChatRefused if it comes too fast); the entry."""
         if not self.limiter.allow(seat_no):
-            raise ChatRefused(f"slow down: at most {self.limiter.burst} chat lines in {self.limiter.window:g} s")
+            raise ChatRefused(Said("chat.fast", n=self.limiter.burst, m=f"{self.limiter.window:g}"))
         self.count += 1
         entry = {"n": self.count, "seat": seat, **line}
         self.lines = [*self.lines[-(KEEP - 1):], entry]

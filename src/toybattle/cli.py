@@ -67,6 +67,12 @@ def _lessons() -> Register:
     return cli.register
 
 
+def _review() -> Register:
+    from .review import cli
+
+    return cli.register
+
+
 def _site() -> Register:
     from .site import build
 
@@ -75,11 +81,12 @@ def _site() -> Register:
 
 # command -> the area that registers it (in the order `toybattle --help` lists them)
 COMMANDS: dict[str, Callable[[], Register]] = {
-    "replay": _rules, "legal": _rules, "terrains": _rules, "bench": _rules,
+    "replay": _rules, "legal": _rules, "terrains": _rules, "bench": _rules, "perft": _rules,
     "arena": _bots, "engine": _bots, "hint": _bots,
     "serve": _app,
     "host": _online, "join": _online,
     "lessons": _lessons, "rules": _lessons,
+    "review": _review, "puzzles": _review,
     "site": _site,
 }
 

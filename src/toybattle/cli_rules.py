@@ -1,4 +1,4 @@
-"""Subcommands over the rules core: replay, legal, terrains, bench."""
+"""Subcommands over the rules core: replay, legal, terrains, bench, perft."""
 from __future__ import annotations
 
 import argparse
@@ -24,6 +24,7 @@ from .rules import (
     describe_action,
     load_terrain,
     parse_record,
+    perft,
     position_text,
 )
 from .rules.notation import parse_game
@@ -55,6 +56,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "Castle Field, standard mode")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
+    p = sub.add_parser("perft", help="count the leaves of the tree of legal actions from a deal, depth by depth "
+                       "(pins the move generator: tests/rules/test_perft.py)")
+    p.add_argument("depth", type=int, help="the deepest depth counted (1 and up)")
+    p.add_argument("--terrain", default="castle", choices=TERRAIN_IDS)
+    p.add_argument("--first-game", action="store_true", help="the first-game mode (special bases plain)")
+    p.add_argument("--seed", type=int, default=7, help="the deal's seed (default 7)")
+    p.set_defaults(run=cmd_perft)
 
 
 def _read(path: str) -> str:
@@ -290,4 +298,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"random full games per second: {r['random_games_per_s']}")
         print(f"legal-action listings per second: {r['legal_listings_per_s']}")
         print(f"({r['method']}; {r['rounds']} rounds of {r['seconds_per_round']} s, one core)")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    if args.depth < 1:
+        raise UserError(f"the depth is 1 or more, not {args.depth}")
+    start = State.new(args.terrain, args.first_game, seed=args.seed)
+    for depth in range(1, args.depth + 1):
+        t = time.perf_counter()
+        leaves = perft(start, depth)
+        took = time.perf_counter() - t
+        print(f"depth {depth} {leaves} leaves  {took:.3f} s  {leaves / took if took else 0:,.0f} leaves/s")
     return 0

@@ -20,8 +20,9 @@ each in its own transaction. A file from a newer toybattle is refused, not
 guessed at.
 
 One process writes a games file at a time: ``toybattle serve``, ``host`` and ``join`` hold
-``WriterLock`` (an OS lock on ``<file>.lock``, which names the holder's process id) for their whole
-life, so a second program on the same file stops at once instead of overwriting the first one's games.
+``WriterLock`` for their whole life (a ``flock`` on the file itself where it is safe, and an OS lock
+on ``<file's real name>.lock``, which names the holder's process id), so a second program on the same
+file, however it names it, stops at once instead of overwriting the first one's games.
 
 The default file lives in the user's data directory; ``--db`` or the
 ``TOYBATTLE_DB`` environment variable choose another.
@@ -90,46 +91,109 @@ class GameRow:
 
 
 def default_path() -> Path:
-    """$TOYBATTLE_DB, else games.sqlite3 in the user's data directory (XDG on Linux)."""
+    """$TOYBATTLE_DB, else games.sqlite3 in the user's data folder (platformdirs: $XDG_DATA_HOME or
+    ~/.local/share on Linux, ~/Library/Application Support on macOS, %APPDATA% on Windows), else a games file
+    that toybattle's own rule (``legacy_data_dir``) put elsewhere, when there is one there and none here."""
     env = os.environ.get("TOYBATTLE_DB")
     if env:
         return Path(env).expanduser()
+    import platformdirs  # here, not at the top: the browser's Python (Pyodide) opens its own file, never this one
+
+    # roaming on Windows: %APPDATA%, where the games file always was
+    path = platformdirs.user_data_path("toybattle", appauthor=False, roaming=True) / "games.sqlite3"
+    # Where platformdirs and the rule toybattle used before it disagree (macOS with $XDG_DATA_HOME set, Android),
+    # a games file that is only at the old place is still the one used, where it is: never moved or copied
+    # behind the user's back; one at the new place wins.
+    old = legacy_data_dir() / "games.sqlite3"
+    if not path.exists() and old.exists():
+        return old
+    return path
+
+
+def legacy_data_dir() -> Path:
+    """Where toybattle kept the games file before it asked platformdirs (its own rule, per OS)."""
     if os.name == "nt":
         base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
     elif os.uname().sysname == "Darwin":
         base = Path.home() / "Library" / "Application Support"
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "toybattle" / "games.sqlite3"
+    return base / "toybattle"
 
 
 class WriterLock:
-    """The one-writer lock of a games file: an OS lock on ``<file>.lock`` holding the holder's pid.
+    """The one-writer lock of a games file, however the file is reached (a symlink, a hard link, a
+    relative path from any working directory, a symlinked directory): two OS locks, held for the
+    holder's whole life and dropped by the OS when it ends, even on ``kill -9`` (so a stale lock file
+    never keeps a server out; only a live holder does).
 
-    The OS drops the lock when the process ends, even on ``kill -9``, so a stale lock file never
-    keeps a server out; only a live holder does."""
+    - ``flock`` on the games file itself (POSIX): tied to the file, not to any of its names, so it
+      also catches a hard link. Used only where it leaves SQLite's own byte-range locks alone (Linux
+      on a local disk); where it would not (the BSDs and macOS, NFS, SMB: there ``flock`` and
+      ``fcntl`` locks meet, checked when the lock is taken) it is not taken.
+    - a lock on ``<file>.lock`` next to the file's real name (symlinks and ``..`` resolved), with the
+      holder's process id in it: every name but a hard link leads there, on every OS (Windows too).
+
+    A second program stops with one line naming the holder's process (read from ``<file>.lock``, or,
+    for a hard link, from ``/proc/locks`` on Linux)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(f"{path}.lock")
+        self._file: Any = None
+        self._games: int | None = None  # the games file's own descriptor, while it holds the flock
+        self.path: Path | None = None  # <file's real name>.lock
+        if str(path) == ":memory:":  # no file: nothing another process could reach
+            return
+        real = Path(os.path.realpath(path))
+        self.path = Path(f"{real}.lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(self.path, "a+")  # noqa: SIM115 - held open for the lock's whole life
         except OSError as e:
             raise StoreError(f"cannot lock the games file {path}: {e}") from None
+        holder = None
         if not _try_lock(self._file):
             self._file.seek(0)
             holder = self._file.read().strip()[:20] or "unknown"
+        else:
+            try:
+                self._games = _lock_the_file(real)
+            except BlockingIOError:  # the same file under another name (a hard link) is held
+                holder = _flock_holder(real) or "unknown"
+            except OSError as e:
+                self._file.close()
+                raise StoreError(f"cannot lock the games file {path}: {e}") from None
+        if holder is not None:
             self._file.close()
             raise StoreError(f"the games file {path} is in use by another toybattle program (process {holder}); "
                              "stop that one, or choose another file with --db")
+        names = _names(real)
+        if names > 1:
+            # SQLite keeps its write-ahead log beside the name it opened: after a crash, a start under another
+            # name of the same file would not see the last games saved under the first
+            self.release()
+            raise StoreError(f"the games file {path} has {names} names (hard links); SQLite keeps its journal "
+                             "beside one name only, so a crash could lose games: delete the other names first")
         self._file.seek(0)
         self._file.truncate()
         self._file.write(f"{os.getpid()}\n")
         self._file.flush()
 
     def release(self) -> None:
-        if not self._file.closed:
+        """Drops the lock (after the Store on this file is closed: closing a descriptor of the games file
+        also ends this process's SQLite locks on it)."""
+        if self._games is not None:
+            os.close(self._games)  # closing it releases the flock
+            self._games = None
+        if self._file is not None and not self._file.closed:
             self._file.close()  # closing the file releases the lock
+
+
+def _names(real: Path) -> int:
+    """How many names (hard links) the file has (1 if it does not exist yet)."""
+    try:
+        return os.stat(real).st_nlink
+    except OSError:
+        return 1
 
 
 def _try_lock(f: Any) -> bool:
@@ -145,6 +209,60 @@ def _try_lock(f: Any) -> bool:
     except OSError:
         return False
     return True
+
+
+PROBE = 1 << 40  # a byte SQLite never locks (its locks lie at 1 GiB) nor holds (a file's limit is far below)
+
+
+def _lock_the_file(real: Path) -> int | None:
+    """``flock`` the games file itself (created empty if missing, as SQLite would): its open descriptor,
+    or None where such a lock cannot be had without touching SQLite's (Windows: mandatory locks; the
+    BSDs, macOS, NFS, SMB: a ``flock`` there is a byte-range lock over the whole file, which would
+    refuse this very process's SQLite). BlockingIOError if another process holds it."""
+    if sys.platform == "win32":
+        return None
+    try:
+        import fcntl
+    except ImportError:  # a platform without it (a browser's Python): nothing to share the file with
+        return None
+    fd = os.open(real, os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        os.close(fd)
+        if isinstance(e, BlockingIOError):
+            raise
+        return None  # no flock on this file system (or none on a read-only descriptor): not taken
+    try:  # would a byte-range lock of this process (as SQLite takes them) now be refused?
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, PROBE)
+        fcntl.lockf(fd, fcntl.LOCK_UN, 1, PROBE)
+    except OSError:  # it would: flock and fcntl locks meet here, so the file is not locked this way
+        os.close(fd)  # (and no SQLite lock of this process is lost: the Store opens after this lock)
+        return None
+    return fd
+
+
+def _flock_holder(real: Path) -> str | None:
+    """The process holding a ``flock`` on this file, from ``/proc/locks`` (Linux; None elsewhere)."""
+    try:
+        st = os.stat(real)
+        with open("/proc/locks") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()  # 1: FLOCK  ADVISORY  WRITE 4321 fd:01:1234567 0 EOF
+        if len(fields) < 6 or fields[1] != "FLOCK":  # "->" marks a waiter, not a holder
+            continue
+        dev = fields[5].split(":")
+        try:
+            same = (len(dev) == 3 and int(dev[0], 16) == os.major(st.st_dev)
+                    and int(dev[1], 16) == os.minor(st.st_dev) and int(dev[2]) == st.st_ino)
+        except ValueError:
+            continue
+        if same and fields[4].isdigit() and int(fields[4]) > 0:
+            return fields[4]
+    return None
 
 
 class _Job:
@@ -296,6 +414,25 @@ class Store:
         for job in group:
             _tell(job.done)
 
+    def delete(self, game_id: str) -> bool:
+        """Remove a game from the file; True if it was there. Durable when this returns (after every
+        write handed over before it)."""
+        found: bool = self._submit(_Job(call=lambda: self._delete(game_id))).result()
+        return found
+
+    async def delete_async(self, game_id: str) -> bool:
+        """``delete`` on the writer thread."""
+        found: bool = await asyncio.wrap_future(self._submit(_Job(call=lambda: self._delete(game_id))))
+        return found
+
+    def _delete(self, game_id: str) -> bool:
+        try:
+            with self._lock:
+                n = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot delete game {game_id} from {self.path}: {e}") from None
+        return bool(n)
+
     def get(self, game_id: str) -> GameRow | None:
         with self._lock:
             r = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -310,9 +447,17 @@ class Store:
 
     @staticmethod
     def _row(r: sqlite3.Row) -> GameRow:
-        return GameRow(id=r["id"], kind=r["kind"], record=r["record"], meta=json.loads(r["meta"]),
-                       over=bool(r["over"]), winner=r["winner"], reason=r["reason"], created=r["created"],
-                       updated=r["updated"])
+        """A stored row as a GameRow. A damaged or foreign row (meta that is no JSON object, a record that
+        is no text) still comes back, with empty meta or record: its game then cannot be loaded (its
+        loader refuses it) and nobody's token opens it, but every other game of the file is read."""
+        try:
+            meta = json.loads(r["meta"])
+        except (TypeError, ValueError):
+            meta = None
+        record = r["record"]
+        return GameRow(id=str(r["id"]), kind=str(r["kind"]), record=record if isinstance(record, str) else "",
+                       meta=meta if isinstance(meta, dict) else {}, over=bool(r["over"]), winner=r["winner"],
+                       reason=r["reason"], created=r["created"], updated=r["updated"])
 
 
 def _settle(job: _Job) -> None:

@@ -41,6 +41,17 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[2]
 START = [time.monotonic()]  # when the phase began
 SLOW: list[tuple[float, int]] = []  # acknowledgements over 250 ms: (seconds into the phase, ms)
+ERRORS: list[str] = []  # error replies to a player's action
+WARM_UP_S = 120.0  # memory is compared from here to the end: bots' tables and caches are filled by then
+SAMPLE_EVERY_S = 30.0
+
+
+def _rss(pid: int) -> float:
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    return int(re.search(r"VmRSS:\s+(\d+)", text).group(1)) / 1024  # type: ignore[union-attr]
 
 
 class Server:
@@ -55,7 +66,8 @@ class Server:
                                else []),
              "-m", "toybattle", "serve", "--port", "0", "--no-browser", "--bot-delay", str(bot_delay),
              "--db", os.path.join(self.dir.name, "games.sqlite3")],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+            stdout=subprocess.PIPE, stderr=open(os.path.join(self.dir.name, "server.log"), "w"),  # noqa: SIM115
+            text=True, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -66,15 +78,17 @@ class Server:
 
     def rss_mib(self) -> tuple[float, float]:
         """Resident memory of the server and of its child processes (the bots' workers), MiB."""
-        def rss(pid: int) -> float:
-            try:
-                text = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                return 0.0
-            return int(re.search(r"VmRSS:\s+(\d+)", text).group(1)) / 1024  # type: ignore[union-attr]
         children = [c for task in Path(f"/proc/{self.proc.pid}/task").iterdir()  # any thread may start one
                     for c in (task / "children").read_text().split()]
-        return rss(self.proc.pid), sum(rss(int(c)) for c in children)
+        return _rss(self.proc.pid), sum(_rss(int(c)) for c in children)
+
+    def rss_each_mib(self) -> dict[str, float]:
+        """Resident memory of the server and of each of its child processes (the bots' workers), MiB."""
+        out = {"server": _rss(self.proc.pid)}
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            for c in (task / "children").read_text().split():
+                out[f"worker {c}"] = _rss(int(c))
+        return out
 
     def memory_kinds(self) -> dict[str, float]:
         """The server's resident memory by kind of mapping, MiB: the C heap (``brk``, where SQLite and
@@ -91,13 +105,19 @@ class Server:
                 kinds[kind] += int(head[1]) / 1024
         return {k: round(v, 1) for k, v in kinds.items()}
 
-    def stop(self) -> None:
+    def stop(self) -> int:
+        """Stops the server; answers how many tracebacks its log holds."""
         self.proc.send_signal(signal.SIGINT)  # as Ctrl+C: the server stops cleanly
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        said = Path(self.dir.name, "server.log").read_text(errors="replace")
+        tracebacks = said.count("Traceback")
+        if tracebacks:  # kept for reading
+            Path(tempfile.gettempdir(), "bench_load_server.log").write_text(said)
         self.dir.cleanup()
+        return tracebacks
 
 
 def create(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -136,7 +156,10 @@ async def play(ws: ClientConnection, game: dict[str, Any], rng: random.Random, d
             m = json.loads(await ws.recv())
             if m["type"] == "view":
                 view = m["view"]
-            elif m["type"] in ("ok", "error"):
+            elif m["type"] == "error":
+                ERRORS.append(str(m.get("message"))[:200])
+                break
+            elif m["type"] == "ok":
                 break
         if m["type"] == "ok":
             acks.append(time.perf_counter() - t)
@@ -183,9 +206,18 @@ async def load(args: argparse.Namespace) -> None:
                     except TimeoutError:
                         break
 
+        samples: list[dict[str, Any]] = []
+
+        async def sample() -> None:
+            while time.monotonic() < deadline:
+                rss = await asyncio.to_thread(srv.rss_each_mib)
+                samples.append({"t": round(time.monotonic() - t0), "rss_mib": rss})
+                await asyncio.sleep(min(SAMPLE_EVERY_S, max(0.0, deadline - time.monotonic())))
+
         t0 = START[0] = time.monotonic()
-        await asyncio.gather(*(player(k) for k in range(args.games)),
+        await asyncio.gather(*(player(k) for k in range(args.games)), sample(),
                              *(watch(srv.url, games, k, deadline, seen) for k in range(args.sockets - args.games)))
+        samples.append({"t": round(time.monotonic() - t0), "rss_mib": srv.rss_each_mib()})
         q = statistics.quantiles(acks, n=100, method="inclusive")
         print(json.dumps({
             "phase": "load", "games_at_once": args.games, "sockets": args.sockets,
@@ -193,9 +225,18 @@ async def load(args: argparse.Namespace) -> None:
             "views_to_watchers": seen[0], "ack_p50_ms": round(statistics.median(acks) * 1000, 1),
             "ack_p99_ms": round(q[98] * 1000, 1), "ack_max_ms": round(max(acks) * 1000, 1),
             "load_average": os.getloadavg(), "rss_mib": [round(x, 1) for x in srv.rss_mib()],
-            "over_250ms_at": SLOW[:40]}))
+            "over_250ms_at": SLOW[:40], "errors": len(ERRORS), "error_lines": sorted(set(ERRORS))[:10],
+            "memory_end_over_warm_up": _flat(samples), "memory_samples": samples}))
     finally:
-        srv.stop()
+        tracebacks = srv.stop()
+        print(json.dumps({"server_tracebacks": tracebacks}))
+
+
+def _flat(samples: list[dict[str, Any]]) -> dict[str, float]:
+    """Each process's resident memory at the end over its memory at the first sample past the warm-up."""
+    warm = next((s for s in samples if s["t"] >= WARM_UP_S), samples[0])["rss_mib"]
+    end = samples[-1]["rss_mib"]
+    return {name: round(end[name] / warm[name], 3) for name in warm if name in end and warm[name]}
 
 
 async def soak(args: argparse.Namespace) -> None:

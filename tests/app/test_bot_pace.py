@@ -12,7 +12,8 @@ import functools
 
 import pytest
 
-from toybattle.app.bots import levels
+from toybattle.app.bot_levels import levels
+from toybattle.app.pool import BotPool
 from toybattle.app.session import LocalSession
 from toybattle.store import Store
 
@@ -31,7 +32,7 @@ class FakeClock:
 def _delivery_time(store: Store, think: float, bot_delay: float) -> tuple[float, float, float | None]:
     """(seconds from the bot's turn to its move reaching the seats, the pace, the budget it was given)."""
     async def run() -> tuple[float, float, float | None]:
-        s = LocalSession.create(store, "bot", terrain="castle", first="red", human="blue", level="medium",
+        s = LocalSession.create(store, BotPool(), "bot", terrain="castle", first="red", human="blue", level="medium",
                                 bot_delay=bot_delay)
         store.put(s.row)
         clock = FakeClock()
@@ -78,7 +79,7 @@ def test_the_pace_depends_on_the_level_and_delay_only(tmp_path):
             paces = set()
             for first in ("blue", "red"):
                 for terrain in ("castle", "jungle", "pool"):
-                    s = LocalSession.create(store, "bot", terrain=terrain, first=first, human="blue",
+                    s = LocalSession.create(store, BotPool(), "bot", terrain=terrain, first=first, human="blue",
                                             level=level.name, bot_delay=0.6)
                     paces.add(s.pace)
             assert paces == {max(0.6, level.budget_s)}, level.name

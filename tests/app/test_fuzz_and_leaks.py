@@ -16,8 +16,8 @@ from app_harness import WS, SeatSocket, new_game, play_hotseat
 from toybattle.app.spectate import spectator_view
 from toybattle.app.view import covered, log_lines, seat_view
 from toybattle.rules import SEATS, State, observation, parse_action, parse_record, setup_record
+from toybattle.rules.observation import SPECTATOR
 from toybattle.rules.troops import code, full_army
-from toybattle.rules.view import SPECTATOR
 from toybattle.store import GameRow
 
 

@@ -16,7 +16,8 @@ from app_harness import LOCAL, WS, SeatSocket, new_game
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from toybattle.app.server import relay_url, web_dir
+from toybattle.app.context import web_dir
+from toybattle.app.guard import relay_url
 from toybattle.assembly import build_app as build_product
 
 EVIL = "http://evil.example"
@@ -106,7 +107,7 @@ def test_pages_carry_a_content_security_policy_and_refuse_framing(product):
         assert "script-src 'self';" in csp and "unsafe" not in csp
         assert "default-src 'self'" in csp and "connect-src 'self' ws://127.0.0.1 " in csp
         assert r.headers["referrer-policy"] == "no-referrer"
-    # the pages load their scripts as files, never inline; the Learn page's one style block is hashed
+    # the pages load their scripts as files, never inline; a page's own style block, if any, is hashed
     for page in web_dir().glob("*.html"):
         text = page.read_text("utf-8")
         assert not re.search(r"<script(?![^>]*\bsrc=)", text), page.name

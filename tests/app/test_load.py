@@ -7,13 +7,21 @@ import os
 import random
 import weakref
 
+import pytest
 from app_harness import SeatSocket, new_game, play_hotseat
 
-from toybattle.app import pool
+from toybattle.app.pool import BotPool
 from toybattle.rules import State, observation
 
 
-def test_a_bot_thinks_in_another_process_and_gets_only_its_observation():
+@pytest.fixture
+def pool():
+    p = BotPool()
+    yield p
+    p.shutdown()
+
+
+def test_a_bot_thinks_in_another_process_and_gets_only_its_observation(pool):
     async def run() -> tuple[int, int, int]:
         s = State.new("castle", first_game=False, first=None, orders=None, seed=3)
         while s.is_chance:
@@ -29,6 +37,7 @@ def test_a_bot_thinks_in_another_process_and_gets_only_its_observation():
 
 def test_the_server_plays_its_bot_through_the_pool(client, monkeypatch):
     sent = []
+    pool = client.app.state.games.pool  # the app's own
     real = pool.choose
 
     async def watch(level, obs, budget_s=None):

@@ -144,12 +144,13 @@ def test_a_bot_game_plays_to_its_end_and_is_stored(client, store):
 
 def test_a_game_saved_with_a_retired_level_loads_and_plays_at_the_default_level(store):
     # "hard" was offered by an earlier version; a game saved with it must still open.
-    from toybattle.app.bots import default_level
+    from toybattle.app.bot_levels import default_level
+    from toybattle.app.pool import BotPool
     from toybattle.app.session import LocalSession
-    row = LocalSession.create(store, "bot", human="blue", first="red", level="random").row
+    row = LocalSession.create(store, BotPool(), "bot", human="blue", first="red", level="random").row
     row.meta["bot"]["level"] = row.meta["settings"]["level"] = "hard"
     store.put(row)
-    session = LocalSession(store.get(row.id), store, bot_delay=0)
+    session = LocalSession(store.get(row.id), store, BotPool(), bot_delay=0)
     assert session.bot_level == default_level() == "medium"
     assert session.players()["red"]["name"] == "Bot (Medium)"
 
@@ -235,16 +236,16 @@ def _no_sockets(*args, **kwargs):
 def test_the_lan_address_comes_from_this_machines_own_names(monkeypatch):
     import socket
 
-    from toybattle.app import server
+    from toybattle.app import guard
     monkeypatch.setattr(socket, "socket", _no_sockets)
     monkeypatch.setattr(socket, "gethostname", lambda: "den")
     found = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.1.1", 0)),
              (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.168.1.20", 0))]
     monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, family: found if host == "den" else [])
-    assert server.lan_address("0.0.0.0") == ("192.168.1.20", True)
+    assert guard.lan_address("0.0.0.0") == ("192.168.1.20", True)
     found[1:] = []  # only loopback: no address to offer, the note tells the user what to do
-    assert server.lan_address("0.0.0.0") == (None, True)
-    assert server.lan_address("127.0.0.1") == ("127.0.0.1", False)
+    assert guard.lan_address("0.0.0.0") == (None, True)
+    assert guard.lan_address("127.0.0.1") == ("127.0.0.1", False)
 
 
 def test_an_invite_without_a_network_address_names_the_machine_and_says_what_to_do(store, monkeypatch):

@@ -32,7 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], build_app
     p.add_argument("--port", type=int, default=None,
                    help=f"port (default {DEFAULT_PORT}, or a free one if that is taken; 0 = any free port)")
     p.add_argument("--db", default=None,
-                   help="games file (default $TOYBATTLE_DB or ~/.local/share/toybattle/games.sqlite3)")
+                   help="games file (default $TOYBATTLE_DB, else games.sqlite3 in your data folder, "
+                        "~/.local/share/toybattle on Linux)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                    help="each bot move appears this long after it began, or after the bot level's time budget if "
@@ -49,7 +50,10 @@ def _bind(host: str, port: int | None) -> socket.socket:
     for p in tries:
         try:
             info = socket.getaddrinfo(host, p, type=socket.SOCK_STREAM)[0]
-            sock = socket.socket(info[0], socket.SOCK_STREAM)
+            # TCP named as such: asyncio turns off delayed sending (TCP_NODELAY) only on a connection
+            # whose socket says IPPROTO_TCP, and an accepted socket takes its listener's protocol
+            # number (0 would leave every small answer waiting about 40 ms for the client's ACK)
+            sock = socket.socket(info[0], socket.SOCK_STREAM, socket.IPPROTO_TCP)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(info[4])
             sock.listen(128)

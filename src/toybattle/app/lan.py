@@ -2,9 +2,13 @@
 
 The server listens on this computer only (127.0.0.1). When the host of a game on two devices
 chooses to, ``Network.open`` adds a second listener on this computer's network address, the
-same port if it is free, serving only what a guest's page needs to play (``GUEST_PATHS``): no
-device on the network can start games, open rooms or reach anything else. It closes again
-when every game it was opened for is over (or the server stops).
+same port if it is free, serving only what a guest's page needs to play the games it was opened
+for (``Network.serves``: those games' pages, status, join link, replay and websocket, and the page's
+own files): no device on the network can start games, open rooms, see or delete any other game, or
+reach anything else. It closes again when every game it was opened for is over (or the server stops).
+Every request that comes through it is marked (``GUEST`` in its scope); the app's guard refuses,
+with its headers, whatever ``serves`` does not allow, and the websocket lets such a socket say
+hello only to those games.
 """
 from __future__ import annotations
 
@@ -27,30 +31,27 @@ log = logging.getLogger("toybattle.app")
 WARNING = ("Anyone on this network (the same Wi-Fi) can then reach this app's game pages while the "
            "game lasts: open it only on a network you trust, such as your home. It closes when the game ends.")
 
-# what a guest's page uses: the page itself, its files, the rules' data, its own game and seat
-GUEST_PATHS = re.compile(r"^/($|invite/|join/|watch/|static/|api/meta$|api/terrains/|ws$|"
-                         r"api/games/[\w-]{1,64}(/join|/replay)?$)")
+GUEST = "toybattle.guest"  # the scope key marking a request that came through the network listener
+
+# what a guest's page uses, by method: the page itself and its files, the rules' data, the websocket,
+# and (``game``) the game the network was opened for: its pages, its status, its replay, its join link
+GUEST_GET = re.compile(r"/|/static/.+|/api/meta|/api/terrains/[\w-]{1,40}|"
+                       r"/(?:invite|join|watch)/(?P<game>[\w-]{1,64})/[\w-]{1,64}|"
+                       r"/api/games/(?P<status>[\w-]{1,64})(?:/replay)?")
+GUEST_POST = re.compile(r"/api/games/(?P<game>[\w-]{1,64})/join")
 
 
 class GuestOnly:
-    """The app as a device on the network sees it: only ``GUEST_PATHS``, and no game creation."""
+    """The app as a device on the network reaches it: every request marked ``GUEST`` (the app's guard
+    lets through only what ``Network.serves``); nothing else of the server (no lifespan)."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
-            path = scope["path"]
-            creating = scope["type"] == "http" and scope["method"] == "POST" and not path.endswith("/join")
-            if not GUEST_PATHS.match(path) or creating:
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 1008})
-                    return
-                await send({"type": "http.response.start", "status": 404,
-                            "headers": [(b"content-type", b"application/json")]})
-                await send({"type": "http.response.body", "body": b'{"error": "not served to the network"}'})
-                return
-        await self.app(scope, receive, send)
+            scope[GUEST] = True
+            await self.app(scope, receive, send)
 
 
 def local_address() -> str | None:
@@ -80,6 +81,18 @@ class Network:
     @property
     def is_open(self) -> bool:
         return self._server is not None
+
+    def serves(self, scope: Scope) -> bool:
+        """Whether a request from a device on the network is served: the paths a guest's page uses,
+        with the right method, naming no game but one this network was opened for."""
+        if scope["type"] == "websocket":
+            return bool(scope["path"] == "/ws")  # its hello may name only these games (sockets.Connection)
+        pattern = {"GET": GUEST_GET, "HEAD": GUEST_GET, "POST": GUEST_POST}.get(scope["method"])
+        m = pattern.fullmatch(scope["path"]) if pattern is not None else None
+        if m is None:
+            return False
+        game = m.groupdict().get("game") or m.groupdict().get("status")
+        return game is None or game in self.games
 
     async def open(self, app: ASGIApp, port: int, session: Session) -> None:
         """Listen on the network address for ``session`` (kept open until it ends). OSError if
@@ -125,7 +138,7 @@ class Network:
 def _listen(addr: str, port: int) -> socket.socket:
     for p in (port, 0):  # the same port as on this computer if it is free there, else any
         try:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # see app/cli.py's _bind
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((addr, p))
             sock.listen(128)
@@ -137,4 +150,4 @@ def _listen(addr: str, port: int) -> socket.socket:
     raise OSError("cannot listen")  # not reached: the loop returns or raises
 
 
-__all__ = ["GUEST_PATHS", "WARNING", "GuestOnly", "Network", "local_address"]
+__all__ = ["GUEST", "GUEST_GET", "GUEST_POST", "WARNING", "GuestOnly", "Network", "local_address"]

@@ -18,7 +18,7 @@ import secrets
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from toybattle.chat import ChatLog, ChatRefused, said
 from toybattle.rules import (
@@ -35,20 +35,22 @@ from toybattle.rules import (
     setup_record,
 )
 from toybattle.rules import actions as A
+from toybattle.rules.observation import SPECTATOR
 from toybattle.rules.state import RAINBOW_DRAW, SKULLY_DRAW, STAR_DRAW, deal, unanswered
-from toybattle.rules.view import SPECTATOR
+from toybattle.said import DEFAULT, Said, catalogue, localize, of_error
 from toybattle.store import GameRow, Store
 
-from . import bots as app_bots
-from . import pool
+from . import bot_levels
+from .pool import BotPool
 from .spectate import spectator_view
 from .view import behind_cover, covered, log_lines, result_text, seat_view
 
 log = logging.getLogger("toybattle.app")
 
 KINDS = ("bot", "hotseat", "lan")  # the local kinds of game
-HINT_LEVEL = "easy"  # the bot level that gives hints: quick, and better than a greedy guess
+HINT_LEVEL = "expert"  # the bot level that gives hints: the strongest (in the browser within BROWSER_THINK_S)
 VIEWERS = (0, 1, SPECTATOR)  # whoever reads a game's log: each seat, and spectators
+MAX_SECRET = 64  # characters of a token or a link's key as a page sends it (ours are 24)
 
 
 class Refused(Exception):
@@ -80,11 +82,11 @@ class Session(ABC):
         """Add ``seat``'s chat line, a text or a quick phrase's key (bounded, rate-limited, outside the
         game record), and tell every seat."""
         if not self.chatty:
-            raise Refused("no chat in this game (only games between two devices have one)")
+            raise Refused(Said("chat.none"))
         try:
             entry = self.chat_log.add(SEATS[seat], said(text, phrase), seat)
         except ChatRefused as e:
-            raise Refused(str(e)) from None
+            raise Refused(of_error(e)) from None
         await self.send_chat(entry)
         await self.heard()
 
@@ -116,35 +118,36 @@ class Session(ABC):
     def view(self, seat: int) -> dict[str, Any]:
         """The message body for ``seat`` (build it with ``view.seat_view`` from an observation)."""
 
-    def view_message(self, seat: int) -> str:
-        """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers."""
+    def view_message(self, seat: int, lang: str = DEFAULT) -> str:
+        """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers, its
+        texts said in language ``lang``."""
         view = self.view(seat)
         view["game"] = {**view.get("game", {}), "offers": self.offers(),
                         "chat": self.chatty and seat in (0, 1)}  # the chat is the players', not a watcher's
         if self.kind == "hotseat" and seat in (0, 1) and behind_cover(view):  # a spectator has no cover
             view = covered(view)
-        return json.dumps({"type": "view", "view": view})
+        return json.dumps({"type": "view", "view": localize(view, lang)})
 
     @abstractmethod
     async def act(self, seat: int, action: str) -> None:
         """Play ``action`` (notation text) for ``seat``; Refused if it may not."""
 
     async def undo(self, seat: int) -> None:
-        raise Refused("undo is not available in this game")
+        raise Refused(Said("refused.noUndo"))
 
     async def concede(self, seat: int) -> None:
-        raise Refused("conceding is not available in this game")
+        raise Refused(Said("refused.noConcede"))
 
     async def hint(self, seat: int) -> dict[str, Any]:
         """A suggested action for ``seat`` and why: {"action": text, "reason": words}."""
-        raise Refused("no hints in this game")
+        raise Refused(Said("refused.noHints"))
 
     def settings(self) -> dict[str, Any] | None:
         """What a rematch needs to set up the same kind of game; None if no rematch is offered."""
         return None
 
     def replay(self, seat: int) -> dict[str, Any]:
-        raise Refused("no replay for this game")
+        raise Refused(Said("error.noReplay"))
 
     def offers(self) -> dict[str, Any]:
         """What the end of this game offers, so a page shows only what will not be refused."""
@@ -156,6 +159,10 @@ class Session(ABC):
 
     def subscribe(self, fn: Listener) -> None:
         self._listeners.append(fn)
+
+    def listeners(self) -> tuple[Listener, ...]:
+        """Who is subscribed now (the sockets bound to this game: a rematch or a release tells each)."""
+        return tuple(self._listeners)
 
     def unsubscribe(self, fn: Listener) -> None:
         if fn in self._listeners:
@@ -185,27 +192,61 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def level_words(name: str, part: str, english: str) -> str:
+    """A bot level's words by its name (``level.<name>``, ``level.<name>Text``); a level the catalogues
+    do not know (a retired one) keeps the words the bots give it."""
+    key = f"level.{name}{part}"
+    return Said(key) if key in catalogue(DEFAULT) else english
+
+
+def echo(value: object, limit: int = 40) -> str:
+    """``value`` as a refusal quotes it (``repr``), at most ``limit`` characters: a refusal is one short
+    line, however long what it refuses."""
+    said = repr(value)
+    return said if len(said) <= limit else said[:limit - 3] + "..."
+
+
+def same_secret(given: object, held: object) -> bool:
+    """Whether ``given`` (what a page sent) is the secret ``held`` (a token, a link's key), compared in
+    constant time. Any text may come in: compared as UTF-8 bytes (``compare_digest`` refuses a str with
+    non-ASCII characters), so a token such as "é" is just a wrong token."""
+    return isinstance(given, str) and isinstance(held, str) and bool(held) and \
+        secrets.compare_digest(given.encode("utf-8", "surrogatepass"), held.encode("utf-8", "surrogatepass"))
+
+
+def secret_shaped(text: object) -> TypeGuard[str]:
+    """Whether ``text`` could be a token or a link's key at all (a short ASCII text); anything else opens
+    nothing and is never handed to a session's comparison."""
+    return isinstance(text, str) and text.isascii() and 0 < len(text) <= MAX_SECRET
+
+
+def seat_of(session: Session | None, token: object) -> int | None:
+    """The seat ``token`` opens in ``session`` (None for no session, or a token that cannot be one)."""
+    return session.seat_of(token) if session is not None and secret_shaped(token) else None
+
+
 class LocalSession(Session):
     """A game refereed by this process: it holds the full state; each seat sees only its observation."""
 
-    def __init__(self, row: GameRow, store: Store, bot_delay: float = 0.6):
+    def __init__(self, row: GameRow, store: Store, pool: BotPool, bot_delay: float = 0.6):
         super().__init__()
         self.id = row.id
         self.kind = row.kind
         self.row = row
         self.store = store
+        self.pool = pool  # where its bot thinks and its hints come from
         self.bot_delay = bot_delay
         self.tokens: dict[int, str] = {SEATS.index(s): t for s, t in row.meta.get("tokens", {}).items()}
         bot = row.meta.get("bot")
         self.bot_seat: int = SEATS.index(bot["seat"]) if bot else -1
         if bot:
-            bot["level"] = app_bots.offered(bot["level"])
-        self.bot_level: str | None = bot["level"] if bot else None  # the bot thinks in the pool (app.pool)
+            bot["level"] = bot_levels.offered(bot["level"])
+        self.bot_level: str | None = bot["level"] if bot else None  # the bot thinks in the pool (app/pool.py)
         self.rng = random.SystemRandom()
         self.lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         self._views: dict[int, dict[str, Any]] = {}  # each seat's view of the current state (see view())
-        self._messages: dict[int, str] = {}  # ... and its view message, encoded once for every socket
+        self._messages: dict[tuple[int, str], str] = {}  # ... and its view message by language, encoded once
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
@@ -215,7 +256,7 @@ class LocalSession(Session):
     # ------------------------------------------------------------ creation and loading
 
     @classmethod
-    def create(cls, store: Store, kind: str, terrain: str = "castle", first_game: bool = False,
+    def create(cls, store: Store, pool: BotPool, kind: str, terrain: str = "castle", first_game: bool = False,
                first: str = "random", human: str = "blue", level: str | None = None,
                bot_delay: float = 0.6, start: State | None = None, extra: dict[str, Any] | None = None) -> LocalSession:
         """A new game, NOT stored yet: store its ``row`` before serving it. Raises Refused for bad
@@ -223,20 +264,20 @@ class LocalSession(Session):
         win); ``extra``: more meta for whoever started the game (the Learn section marks its games
         with "lesson")."""
         if kind not in KINDS:
-            raise Refused(f"unknown kind of game {kind!r} (one of: {', '.join(KINDS)})")
+            raise Refused(Said("error.unknownKind", what=echo(kind), kinds=", ".join(KINDS)))
         rng = random.SystemRandom()
         if start is not None:
             terrain, first_game = start.terrain.id, start.first_game
         if terrain == "random":
             terrain = rng.choice(TERRAIN_IDS)
         if terrain not in TERRAIN_IDS:
-            raise Refused(f"unknown terrain {terrain!r}")
+            raise Refused(Said("error.unknownTerrain", what=echo(terrain)))
         if first not in ("random", *SEATS):
-            raise Refused("who starts must be blue, red or random")
+            raise Refused(Said("error.whoStarts"))
         if human == "random":
             human = rng.choice(SEATS)
         if human not in SEATS:
-            raise Refused("your colour must be blue, red or random")
+            raise Refused(Said("error.yourColour"))
         if start is None:
             dealt_first, orders = deal(rng)
             record = setup_record(terrain, bool(first_game), dealt_first if first == "random" else SEATS.index(first),
@@ -247,9 +288,9 @@ class LocalSession(Session):
                     "human": human, "level": level}
         meta: dict[str, Any] = {"tokens": {}, "settings": settings}
         if kind == "bot":
-            level = level or app_bots.default_level()
-            if level not in [lv.name for lv in app_bots.levels()]:
-                raise Refused(f"unknown bot level {level!r}")
+            level = level or bot_levels.default_level()
+            if level not in [lv.name for lv in bot_levels.levels()]:
+                raise Refused(Said("error.unknownLevel", what=echo(level)))
             meta["settings"]["level"] = level
             meta["bot"] = {"seat": SEATS[1 - SEATS.index(human)], "level": level}
             meta["tokens"][human] = new_token()
@@ -260,7 +301,7 @@ class LocalSession(Session):
                 meta["invite"] = new_token()  # the join link's key: it seats the first device that opens it
         meta.update(extra or {})
         row = GameRow(id=secrets.token_hex(6), kind=kind, record=record.text(), meta=meta)
-        return cls(row, store, bot_delay)
+        return cls(row, store, pool, bot_delay)
 
     def _rebuild(self) -> None:
         """Replay the record: the state, each seat's log, the turn's start (for undo)."""
@@ -294,7 +335,7 @@ class LocalSession(Session):
 
     def seat_of(self, token: str) -> int | None:
         for seat, t in self.tokens.items():
-            if isinstance(token, str) and secrets.compare_digest(t, token):
+            if same_secret(token, t):
                 return seat
         return None
 
@@ -312,11 +353,11 @@ class LocalSession(Session):
         out = {}
         for seat in (0, 1):
             if seat == self.bot_seat:
-                label = next((lv.label for lv in app_bots.levels() if lv.name == self.row.meta["bot"]["level"]),
-                             self.row.meta["bot"]["level"])
-                out[SEATS[seat]] = {"kind": "bot", "name": f"Bot ({label})"}
+                level = self.row.meta["bot"]["level"]
+                label = next((lv.label for lv in bot_levels.levels() if lv.name == level), level)
+                out[SEATS[seat]] = {"kind": "bot", "name": Said("bot.name", level=level_words(level, "", label))}
             else:
-                out[SEATS[seat]] = {"kind": "human", "name": SEATS[seat].capitalize()}
+                out[SEATS[seat]] = {"kind": "human", "name": Said(f"seat.{SEATS[seat].capitalize()}")}
         return out
 
     def game_info(self) -> dict[str, Any]:
@@ -330,10 +371,10 @@ class LocalSession(Session):
             self._views[seat] = self._view(seat)
         return dict(self._views[seat])
 
-    def view_message(self, seat: int) -> str:
-        if seat not in self._messages:
-            self._messages[seat] = super().view_message(seat)
-        return self._messages[seat]
+    def view_message(self, seat: int, lang: str = DEFAULT) -> str:
+        if (seat, lang) not in self._messages:
+            self._messages[seat, lang] = super().view_message(seat, lang)
+        return self._messages[seat, lang]
 
     def _view(self, seat: int) -> dict[str, Any]:
         if seat == SPECTATOR:
@@ -363,36 +404,36 @@ class LocalSession(Session):
     async def undo(self, seat: int) -> None:
         async with self.lock:
             if self.state.over:
-                raise Refused("the game is over")
+                raise Refused(Said("refused.over"))
             if self.state.actor != seat:
-                raise Refused("you can only undo your own turn")
+                raise Refused(Said("refused.undoOwn"))
             if self._revealed:
-                raise Refused("a hidden tile was revealed this turn (a draw or a random pick): no undo")
+                raise Refused(Said("refused.undoHidden"))
             if not self.can_undo(seat):
-                raise Refused("nothing to undo this turn")
+                raise Refused(Said("refused.nothingToUndo"))
             await self._commit(self._undo)
         await self.changed()
 
     async def concede(self, seat: int) -> None:
         async with self.lock:
             if self.state.over:
-                raise Refused("the game is over")
+                raise Refused(Said("refused.over"))
             await self._commit(lambda: self._concede(seat))
         await self.changed()
 
     async def hint(self, seat: int) -> dict[str, Any]:
         s = self.state
         if s.over or s.actor != seat or seat == self.bot_seat:
-            raise Refused("a hint is for the seat about to play")
+            raise Refused(Said("refused.hintSeat"))
         obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
-        a, why = await pool.hint(HINT_LEVEL, obs)
+        a, why = await self.pool.hint(HINT_LEVEL, obs)
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
 
     def replay(self, seat: int) -> dict[str, Any]:
         """Every step of a finished game, as ``seat`` saw it. Never the record itself: it holds the
         opponent's tile order and set-aside tiles, which no seat ever sees, even after the game."""
         if not self.state.over:
-            raise Refused("the replay opens when the game is over")
+            raise Refused(Said("refused.replayOver"))
         s = self.record.start.copy()
         frames = [seat_view(observation(s, seat), seat, players=self.players(), game=self.game_info())]
         logs: list[dict[str, Any]] = []
@@ -423,14 +464,14 @@ class LocalSession(Session):
     def watches(self, key: str) -> bool:
         """Whether ``key`` opens this game's watch link."""
         watch = self.row.meta.get("watch")
-        return isinstance(key, str) and isinstance(watch, str) and secrets.compare_digest(key, watch)
+        return same_secret(key, watch)
 
     # ------------------------------------------------------------ two devices: the guest's seat
 
     def guest_seat(self, host_seat: int) -> int:
         """The guest's seat, if ``host_seat`` is the host of this game on two devices; else Refused."""
         if self.kind != "lan" or self.row.meta.get("host") != SEATS[host_seat]:
-            raise Refused("only the host of a game on two devices can invite")
+            raise Refused(Said("error.hostInvites"))
         return 1 - host_seat
 
     def invitation(self, host_seat: int) -> str:
@@ -438,7 +479,7 @@ class LocalSession(Session):
         guest = self.guest_seat(host_seat)
         key = self.row.meta.get("invite")
         if not isinstance(key, str):
-            raise Refused(f"a device has joined as {SEATS[guest]}; release the seat to invite another")
+            raise Refused(Said("error.deviceJoined", seat=SEATS[guest]))
         return key
 
     async def claim(self, key: str) -> tuple[int, str]:
@@ -446,9 +487,8 @@ class LocalSession(Session):
         else, not the host either, is ever sent); the link then seats nobody else."""
         async with self.lock:
             invite = self.row.meta.get("invite")
-            if self.kind != "lan" or not isinstance(key, str) or not isinstance(invite, str) \
-                    or not secrets.compare_digest(key, invite):
-                raise Refused("this join link has been used or replaced: ask the host for a new one")
+            if self.kind != "lan" or not same_secret(key, invite):
+                raise Refused(Said("error.linkUsed"))
             guest = 1 - SEATS.index(self.row.meta["host"])
             await self._commit(lambda: self.row.meta.pop("invite"))
             return guest, self.tokens[guest]
@@ -474,15 +514,15 @@ class LocalSession(Session):
     def _check(self, seat: int, text: str) -> int:
         s = self.state
         if s.over:
-            raise Refused("the game is over")
+            raise Refused(Said("refused.over"))
         if s.actor != seat:
-            raise Refused(f"it is {SEATS[s.turn]}'s turn, not yours")
+            raise Refused(Said("refused.turnOf", seat=SEATS[s.turn]))
         if not isinstance(text, str) or len(text) > 40:
-            raise Refused("an action is a short text such as draw, 7@18 or skip")
+            raise Refused(Said("error.actionText"))
         try:
             a = parse_action(text, s.b)
         except ValueError as e:
-            raise Refused(str(e)) from None
+            raise Refused(of_error(e)) from None
         why = observation(s, seat).refusal(a)
         if why:
             raise Refused(why)
@@ -518,9 +558,9 @@ class LocalSession(Session):
             self.logs[viewer] = [e for e in self.logs[viewer] if e["n"] <= start.ply]
         for viewer in VIEWERS:  # every log lost the turn's lines, so each says why
             line = {"n": start.ply, "seat": SEATS[start.turn], "fx": {"undo": True},
-                    "text": f"{SEATS[start.turn].capitalize()} takes the turn back"}
+                    "text": Said("log.takesTurnBack", seat=SEATS[start.turn].capitalize())}
             if viewer == start.turn:
-                line["you"] = "You take the turn back"
+                line["you"] = Said("log.youTakeTurnBack")
             self.logs[viewer].append(line)
 
     def _concede(self, seat: int) -> None:
@@ -529,9 +569,9 @@ class LocalSession(Session):
         self.row.meta["conceded"] = SEATS[seat]
         for viewer in VIEWERS:
             line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
-                    "text": f"{SEATS[seat].capitalize()} concedes. {result_text(s)}"}
+                    "text": Said("log.concedes", seat=SEATS[seat].capitalize(), rest=result_text(s))}
             if viewer == seat:
-                line["you"] = f"You concede. {result_text(s)}"
+                line["you"] = Said("log.youConcede", rest=result_text(s))
             self.logs[viewer].append(line)
 
     async def _commit(self, change: Callable[[], None]) -> None:
@@ -549,7 +589,7 @@ class LocalSession(Session):
             self._views.clear()
             self._messages.clear()
             log.error("game %s: cannot store: %s", self.id, e)
-            raise Refused(f"the game could not be saved, nothing changed ({e})") from None
+            raise Refused(Said("error.notSaved", why=of_error(e))) from None
 
     async def _save(self) -> None:
         r = self.row
@@ -577,7 +617,7 @@ class LocalSession(Session):
         bot sees, so the answer's timing cannot tell how many options the bot had (issue 12 item 10)."""
         if self.bot_delay <= 0 or self.bot_level is None:
             return 0.0
-        level = next((lv for lv in app_bots.levels() if lv.name == self.bot_level), None)
+        level = next((lv for lv in bot_levels.levels() if lv.name == self.bot_level), None)
         return max(self.bot_delay, level.budget_s if level else 0.0)
 
     _clock = staticmethod(time.monotonic)
@@ -586,10 +626,9 @@ class LocalSession(Session):
     async def _wait(seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
 
-    @staticmethod
-    async def _think(level: str, obs: State, budget_s: float | None) -> int:
+    async def _think(self, level: str, obs: State, budget_s: float | None) -> int:
         """The bot's choice, made in the bots' process pool from its seat's observation only."""
-        return await pool.choose(level, obs, budget_s)
+        return await self.pool.choose(level, obs, budget_s)
 
     async def _bot_answer(self, level: str, obs: State) -> int:
         """The bot's action, released at the pace after the move began, however long it thought
@@ -626,4 +665,5 @@ class LocalSession(Session):
             self._bot_task.cancel()
 
 
-__all__ = ["KINDS", "LocalSession", "Refused", "Session", "new_token"]
+__all__ = ["KINDS", "LocalSession", "Refused", "Session", "echo", "new_token", "same_secret", "seat_of",
+           "secret_shaped"]

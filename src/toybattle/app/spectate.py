@@ -1,6 +1,6 @@
 """What a spectator is shown: the board, the log and the counts, from the spectator's observation.
 
-``observation(state, SPECTATOR)`` (toybattle.rules.view) hides every rack, reserve and set-aside
+``observation(state, SPECTATOR)`` (toybattle.rules.observation) hides every rack, reserve and set-aside
 tile of both sides; the view is the seats' view built from it, with everything that belongs to a
 seat (its rack, its choices, undo) left out. A watch link holds a key of its own, never a seat's
 token: whoever watches can do nothing but watch.

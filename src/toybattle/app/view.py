@@ -6,6 +6,9 @@ the game log as one seat may read it, from two observations of that seat.
 Both take observation States (``toybattle.rules.observation``), so they serve
 the app's local sessions and online peers alike, and they cannot show a tile
 the seat may not know: the data simply is not there.
+
+Every text for the player is a Said (a message id and its arguments, toybattle.said): as a str it
+reads as English; the app says it in the page's language where it sends the view (app/words.py).
 """
 from __future__ import annotations
 
@@ -15,14 +18,12 @@ from typing import Any
 
 from toybattle.rules import SEATS, State
 from toybattle.rules import actions as A
-from toybattle.rules.powers import POWER_INFO
 from toybattle.rules.state import (
     DECISION_NAMES,
     EXTRA,
     JUMBO_TARGET,
     LAY_PICK,
     LAY_USE,
-    OVER,
     RAINBOW_DRAW,
     RECALL,
     RECOVER,
@@ -33,13 +34,10 @@ from toybattle.rules.state import (
     XB_PICK,
     XB_USE,
 )
-from toybattle.rules.troops import RACK_LIMIT, SET_ASIDE, code, name
+from toybattle.rules.troops import CAPN, JUMBO, RACK_LIMIT, SET_ASIDE, SKULLY, STAR, XB42, code, name
+from toybattle.said import Said, joined
 
-# How a game ended, in words (the winner's point of view).
-REASONS = {
-    "hq": "captured the enemy H.Q.",
-    "medals": "reached the medal objective",
-}
+__all__ = ["Said", "how_won", "log_lines", "name", "prompt", "result_text", "seat_view"]
 
 
 def tile_json(t: int) -> list[str]:
@@ -51,14 +49,14 @@ def _who(seat: int) -> str:
     return SEATS[seat].capitalize()
 
 
-def _node_words(s: State, i: int) -> str:
+def _node_words(s: State, i: int) -> Said:
     node = s.b.terrain.nodes[i]
-    return f"{SEATS[node.side]}'s H.Q." if node.side is not None else f"base {node.id}"
+    return Said("where.hq", seat=SEATS[node.side]) if node.side is not None else Said("where.base", n=node.id)
 
 
-def _names(troops: list[int]) -> str:
-    words = [name(t) for t in sorted(troops)]
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+def _tiles(n: int, troops: list[int]) -> Said:
+    """``n`` tiles, and which troops when they are known ("2 tiles (Skully and Star)")."""
+    return Said("count.tilesSeen", n=n, troops=tuple(sorted(troops))) if troops else Said("count.tiles", n=n)
 
 
 def _drawn(before: State, after: State, seat: int) -> list[int]:
@@ -68,19 +66,20 @@ def _drawn(before: State, after: State, seat: int) -> list[int]:
     return [t for t, n in new.items() for _ in range(n) if t and n > 0]
 
 
-def how_won(s: State) -> str:
-    """How the game was won, without who ("Captured the enemy H.Q."); empty while it goes on."""
+def how_won(s: State, capital: bool = False) -> str:
+    """How the game was won, without who ("captured the enemy H.Q."; ``capital``: as a sentence's
+    start, "Captured the enemy H.Q."); empty while it goes on."""
     if not s.over or s.winner < 0:
         return ""
     if s.reason == "stuck":  # the seat to play could not act; the medals decide, a tie against that seat
         m = s.medals(s.winner), s.medals(1 - s.winner)
-        why = f"{SEATS[s.turn]} could neither draw nor place, so the medals decided ({m[0]} to {m[1]}" + \
-            (", and a tie goes against the side that could not act)" if m[0] == m[1] else ")")
-    elif s.reason == "conceded":
-        why = f"{SEATS[1 - s.winner]} conceded"
-    else:
-        why = REASONS.get(s.reason, s.reason)
-    return why.rstrip(".") + "."
+        seat = _who(s.turn) if capital else SEATS[s.turn]
+        return Said("how.stuckTie" if m[0] == m[1] else "how.stuck", seat=seat, n=m[0], m=m[1])
+    if s.reason == "conceded":
+        return Said("how.conceded", seat=_who(1 - s.winner) if capital else SEATS[1 - s.winner])
+    if s.reason in ("hq", "medals"):
+        return Said(f"how.{s.reason.capitalize() if capital else s.reason}")
+    return s.reason
 
 
 def result_text(s: State, you: bool = False) -> str:
@@ -88,7 +87,7 @@ def result_text(s: State, you: bool = False) -> str:
     how = how_won(s)
     if not how:
         return ""
-    return f"{'You win' if you else f'{_who(s.winner)} wins'}: {how}"
+    return Said("end.youWin", how=how) if you else Said("end.wins", seat=_who(s.winner), how=how)
 
 
 def log_lines(before: State, action: int, after: State, viewer: int) -> list[dict[str, Any]]:
@@ -102,67 +101,78 @@ def log_lines(before: State, action: int, after: State, viewer: int) -> list[dic
     who = _who(actor)
     d = before.decision
     fx: dict[str, Any] = {}
-    text = you = ""
-
-    def say(verb: str, rest: str) -> tuple[str, str]:  # "Blue places ..." and "You place ..."
-        return f"{who} {verb}s {rest}", f"You {verb} {rest}"
+    text: str = ""
+    you: str = ""
     n_drawn = after.hand_size(actor) - before.hand_size(actor)
     drawn = _drawn(before, after, actor) if actor == viewer else []
-    seen = f" ({_names(drawn)})" if drawn else ""
     if action == A.DRAW:
-        text, you = say("draw", f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}")
+        text, you = Said("log.draws", seat=who, tiles=_tiles(n_drawn, drawn)), \
+            Said("log.youDraw", tiles=_tiles(n_drawn, drawn))
     elif A.PLACE <= action < A.PLACE_END:
         troop, i = (action - A.PLACE) >> 5, action & 31
         under = before.top(i)
-        cover = f", covering {SEATS[under >> 4]} {name(under & 15)}" if under >= 0 else ""
-        text, you = say("place", f"{name(troop)} on {_node_words(before, i)}{cover}")
+        if under >= 0:
+            text = Said("log.placesCover", seat=who, troop=troop, where=_node_words(before, i), seat2=SEATS[under >> 4],
+                        troop2=under & 15)
+            you = Said("log.youPlaceCover", troop=troop, where=_node_words(before, i), seat2=SEATS[under >> 4],
+                       troop2=under & 15)
+        else:
+            text, you = Said("log.places", seat=who, troop=troop, where=_node_words(before, i)), \
+                Said("log.youPlace", troop=troop, where=_node_words(before, i))
         fx = {"place": b.ids[i]}
     elif action == A.USE:
         if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW):
-            what = {SKULLY_DRAW: "Skully", STAR_DRAW: "Star", RAINBOW_DRAW: POWER_INFO["draw"].name}[d]
-            tiles = f"{n_drawn} tile{'s' if n_drawn != 1 else ''}{seen}"
-            text, you = f"{who} uses {what} and draws {tiles}", f"You use {what} and draw {tiles}"
+            what = {SKULLY_DRAW: Said(f"troop.{SKULLY}"), STAR_DRAW: Said(f"troop.{STAR}"),
+                    RAINBOW_DRAW: Said("power.draw")}[d]
+            text = Said("log.uses", seat=who, what=what, tiles=_tiles(n_drawn, drawn))
+            you = Said("log.youUse", what=what, tiles=_tiles(n_drawn, drawn))
         elif d == XB_USE:
-            text, you = say("use", f"XB-42 on {_who(1 - actor)}'s rack")
+            text = Said("log.usesXb", seat=who, seat2=_who(1 - actor))
+            you = Said("log.youUseXb", seat2=_who(1 - actor))
         elif d == LAY_USE:
-            text, you = say("use", f"the {POWER_INFO['lay_down'].name.lower()} on base {b.ids[before.dnode]}")
+            text, you = Said("log.usesTank", seat=who, n=b.ids[before.dnode]), \
+                Said("log.youUseTank", n=b.ids[before.dnode])
     elif action == A.SKIP:
-        text, you = say("skip", _skipped(before))
+        text, you = Said("log.skips", seat=who, what=_skipped(before)), Said("log.youSkip", what=_skipped(before))
     elif A.PICK <= action < A.PICK_END:
         victim = 1 - actor
         if d == XB_PICK:
             t = after.discard[-1]
-            text = f"XB-42 discards {SEATS[victim]} {name(t & 15)} from {_who(victim)}'s rack"
+            text = Said("log.xbDiscards", seat=SEATS[victim], troop=t & 15, seat2=_who(victim))
             fx = {"discard": tile_json(t)}
         elif d == LAY_PICK:
             laid = _laid(before, after, victim) if victim == viewer else []
-            what = f"your {name(laid[0])}" if laid else f"one of {SEATS[victim]}'s tiles"
-            text = f"The tank lays {what} face down until the end of {SEATS[victim]}'s next turn"
+            text = Said("log.tankYours", troop=laid[0], seat=SEATS[victim]) if laid else \
+                Said("log.tankOne", seat=SEATS[victim], seat2=SEATS[victim])
     elif A.JUMBO <= action < A.JUMBO_END:
         i = action - A.JUMBO
         t = before.top(i)
-        text = f"Jumbo discards {SEATS[t >> 4]} {name(t & 15)} from base {b.ids[i]}"
+        text = Said("log.jumbo", troop=JUMBO, seat=SEATS[t >> 4], troop2=t & 15, n=b.ids[i])
         fx = {"remove": b.ids[i]}
     elif A.RECALL <= action < A.RECALL_END:
         i = action - A.RECALL
-        text, you = say("take", f"{name(before.top(i) & 15)} back from base {b.ids[i]} to the rack")
+        text, you = Said("log.takesBack", seat=who, troop=before.top(i) & 15, n=b.ids[i]), \
+            Said("log.youTakeBack", troop=before.top(i) & 15, n=b.ids[i])
         fx = {"remove": b.ids[i]}
     elif A.SHOVE <= action < A.SHOVE_END:
         i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
         t = before.top(i)
-        text, you = say("move", f"{SEATS[t >> 4]} {name(t & 15)} from base {b.ids[i]} onto base {b.ids[j]}")
+        text, you = Said("log.moves", seat=who, seat2=SEATS[t >> 4], troop=t & 15, n=b.ids[i], m=b.ids[j]), \
+            Said("log.youMove", seat2=SEATS[t >> 4], troop=t & 15, n=b.ids[i], m=b.ids[j])
         fx = {"move": [b.ids[i], b.ids[j]]}
     elif A.RECOVER <= action < A.RECOVER_END:
-        text, you = say("take", f"{name(action - A.RECOVER)} back from the discard")
+        text, you = Said("log.recovers", seat=who, troop=action - A.RECOVER), \
+            Said("log.youRecover", troop=action - A.RECOVER)
     if d == XB_PICK and viewer == 1 - actor and text:  # the victim reads of its own rack
-        you = f"XB-42 discards your {name(after.discard[-1] & 15)} from your rack"
+        you = Said("log.xbDiscardsYours", troop=after.discard[-1] & 15)
     out = [_line(after.ply, actor, viewer, text, you, fx, _brief(before, action, after, viewer))] if text else []
     for k, (was, now) in enumerate(zip(before.claimed, after.claimed, strict=True)):
         if was < 0 <= now:
             r = b.terrain.regions[k]
-            took = f"region {r.id}: {_count(r.medals, 'medal')}"
-            out.append(_line(after.ply, now, viewer, f"{_who(now)} takes {took}", f"You take {took}", {"region": r.id},
-                             f"took region {r.id} ({_count(r.medals, 'medal')})"))
+            medals = Said("count.medals", n=r.medals)
+            out.append(_line(after.ply, now, viewer, Said("log.region", seat=_who(now), n=r.id, medals=medals),
+                             Said("log.youRegion", n=r.id, medals=medals), {"region": r.id},
+                             Said("brief.region", n=r.id, medals=medals)))
     if after.over and not before.over:
         over = _line(after.ply, after.winner, viewer, result_text(after), result_text(after, you=True), {"over": True})
         if after.reason == "hq" and A.PLACE <= action < A.PLACE_END:
@@ -184,16 +194,12 @@ def _line(n: int, seat: int, viewer: int, text: str, you: str, fx: dict[str, Any
     return line
 
 
-def _whose(seat: int, viewer: int) -> str:
-    return "your" if seat == viewer else SEATS[seat]
-
-
-def _short_node(s: State, i: int, viewer: int) -> str:
+def _short_node(s: State, i: int, viewer: int) -> Said | int:
     """A node in the narration: its number, or whose H.Q. it is."""
     node = s.b.terrain.nodes[i]
     if node.side is None:
-        return str(node.id)
-    return "your H.Q." if node.side == viewer else f"{_who(node.side)}'s H.Q."
+        return node.id
+    return Said("where.yourHq") if node.side == viewer else Said("where.hq", seat=_who(node.side))
 
 
 def _brief(before: State, action: int, after: State, viewer: int) -> str:
@@ -202,35 +208,44 @@ def _brief(before: State, action: int, after: State, viewer: int) -> str:
     b, actor, d = before.b, before.turn, before.decision
     n_drawn = after.hand_size(actor) - before.hand_size(actor)
     if action == A.DRAW or (action == A.USE and d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW)):
-        return f"drew {n_drawn}"
+        return Said("brief.drew", n=n_drawn)
     if A.PLACE <= action < A.PLACE_END:
         troop, i = (action - A.PLACE) >> 5, action & 31
         under = before.top(i)
-        whose = "its own" if under >> 4 == actor != viewer else _whose(under >> 4, viewer)
-        cover = f", covering {whose} {name(under & 15)}" if under >= 0 else ""
-        return f"{name(troop)} on {_short_node(before, i, viewer)}{cover}"
+        where = _short_node(before, i, viewer)
+        if under < 0:
+            return Said("brief.on", troop=troop, where=where)
+        if under >> 4 == actor != viewer:
+            return Said("brief.onCoverOwn", troop=troop, where=where, troop2=under & 15)
+        if under >> 4 == viewer:
+            return Said("brief.onCoverYours", troop=troop, where=where, troop2=under & 15)
+        return Said("brief.onCover", troop=troop, where=where, seat=SEATS[under >> 4], troop2=under & 15)
     if A.JUMBO <= action < A.JUMBO_END:
         t = before.top(action - A.JUMBO)
-        return f"Jumbo discarded {_whose(t >> 4, viewer)} {name(t & 15)} from {b.ids[action - A.JUMBO]}"
+        n = b.ids[action - A.JUMBO]
+        return Said("brief.jumboYours", troop=JUMBO, troop2=t & 15, n=n) if t >> 4 == viewer else \
+            Said("brief.jumbo", troop=JUMBO, seat=SEATS[t >> 4], troop2=t & 15, n=n)
     if A.RECALL <= action < A.RECALL_END:
-        return f"took {name(before.top(action - A.RECALL) & 15)} back from {b.ids[action - A.RECALL]}"
+        return Said("brief.tookBack", troop=before.top(action - A.RECALL) & 15, n=b.ids[action - A.RECALL])
     if A.SHOVE <= action < A.SHOVE_END:
         i, j = ((action - A.SHOVE) >> 5) & 31, action & 31
         t = before.top(i)
-        return f"moved {_whose(t >> 4, viewer)} {name(t & 15)} from {b.ids[i]} to {b.ids[j]}"
+        return Said("brief.movedYours", troop=t & 15, n=b.ids[i], m=b.ids[j]) if t >> 4 == viewer else \
+            Said("brief.moved", seat=SEATS[t >> 4], troop=t & 15, n=b.ids[i], m=b.ids[j])
     if A.RECOVER <= action < A.RECOVER_END:
-        return f"took {name(action - A.RECOVER)} back from the discard"
+        return Said("brief.recovered", troop=action - A.RECOVER)
     if action == A.SKIP:
-        return f"skipped {_skipped(before)}"
+        return Said("brief.skipped", what=_skipped(before))
     if action == A.USE and d == XB_USE:
-        return f"XB-42 on {_whose(1 - actor, viewer)} rack"
+        return Said("brief.xbYours") if 1 - actor == viewer else Said("brief.xb", seat=SEATS[1 - actor])
     if action == A.USE and d == LAY_USE:
-        return f"the tank on {b.ids[before.dnode]}"
+        return Said("brief.tank", n=b.ids[before.dnode])
     if A.PICK <= action < A.PICK_END and d == XB_PICK:
         t = after.discard[-1]
-        return f"XB-42 discarded {_whose(t >> 4, viewer)} {name(t & 15)}"
+        return Said("brief.xbDiscardedYours", troop=t & 15) if t >> 4 == viewer else \
+            Said("brief.xbDiscarded", seat=SEATS[t >> 4], troop=t & 15)
     if A.PICK <= action < A.PICK_END and d == LAY_PICK:
-        return "the tank laid a tile face down"
+        return Said("brief.tankLaid")
     return ""
 
 
@@ -240,9 +255,13 @@ def _hq_taken(before: State, action: int, viewer: int) -> dict[str, Any]:
     actor, b = before.turn, before.b
     chain = before.connected(actor)
     via = [j for j in b.neighbours[i] if chain >> j & 1]
-    taker = "Your" if actor == viewer else f"{_who(actor)}'s"
-    frm = f" from base {b.ids[via[0]]}" if via else ""
-    text = f"{taker} {name(troop)} took {_short_node(before, i, viewer)}{frm}".rstrip(".") + "."
+    where = _short_node(before, i, viewer)
+    if via:
+        text = Said("decider.yoursFrom", troop=troop, where=where, n=b.ids[via[0]]) if actor == viewer else \
+            Said("decider.from", seat=_who(actor), troop=troop, where=where, n=b.ids[via[0]])
+    else:
+        text = Said("decider.yoursTook", troop=troop, where=where) if actor == viewer else \
+            Said("decider.took", seat=_who(actor), troop=troop, where=where)
     return {"text": text, "nodes": [b.ids[i]] + ([b.ids[via[0]]] if via else [])}
 
 
@@ -251,9 +270,10 @@ def _objective_reached(before: State, after: State, viewer: int) -> dict[str, An
     b, w = after.b, after.winner
     took = [b.terrain.regions[k] for k, (x, y) in enumerate(zip(before.claimed, after.claimed, strict=True))
             if x < 0 <= y and y == w]
-    who = "You" if w == viewer else _who(w)
-    regions = " and ".join(f"region {r.id}" for r in took) or "a region"
-    return {"text": f"{who} took {regions}, reaching {after.medals(w)} medals of the {b.objective[w]} needed.",
+    regions = tuple(Said("where.region", n=r.id) for r in took) or (Said("where.aRegion"),)
+    text = Said("decider.youRegions", regions=regions, n=after.medals(w), m=b.objective[w]) if w == viewer else \
+        Said("decider.regions", seat=_who(w), regions=regions, n=after.medals(w), m=b.objective[w])
+    return {"text": text,
             "nodes": [n for r in took for n in r.bases]}
 
 
@@ -277,9 +297,11 @@ def last_turn(log: Sequence[dict[str, Any]], seat: int, over: bool) -> dict[str,
     for line in run:
         fx = line.get("fx", {})
         nodes += [n for k in ("place", "remove") if (n := fx.get(k)) is not None] + list(fx.get("move", []))
-    words = "; ".join(line.get("brief") or line["text"] for line in run)
+    words = joined([line.get("brief") or line["text"] for line in run])  # "drew 2; Star on 18"
     who = run[0]["seat"]
-    return {"seat": who, "nodes": nodes, "text": f"{'You' if who == SEATS[seat] else who.capitalize()}: {words}"}
+    text = Said("brief.you", words=words) if who == SEATS[seat] else \
+        Said("brief.seat", seat=who.capitalize(), words=words)
+    return {"seat": who, "nodes": nodes, "text": text}
 
 
 def threats(obs: State, seat: int) -> list[int]:
@@ -297,9 +319,7 @@ def hq_warning(obs: State, seat: int) -> str:
     near = threats(obs, seat)
     if not near:
         return ""
-    where = ", ".join(str(n) for n in near)
-    return f"Careful: {SEATS[enemy].capitalize()} holds base {where}, next to your H.Q.: " \
-        f"one more placement there could take it."
+    return Said("prompt.warning", seat=_who(enemy), bases=", ".join(str(n) for n in near))
 
 
 def ending(log: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -317,14 +337,16 @@ def _laid(before: State, after: State, seat: int) -> list[int]:
     return [t for t, n in new.items() if t and n > 0]
 
 
-def _skipped(s: State) -> str:
-    node = s.b.ids[s.dnode] if s.dnode >= 0 else None
-    return {
-        EXTRA: "Cap'n's extra placement", SKULLY_DRAW: "Skully's draw", STAR_DRAW: "Star's draw",
-        XB_USE: "XB-42's discard", JUMBO_TARGET: "Jumbo's discard", RECALL: f"the tower on {node}",
-        RAINBOW_DRAW: f"the rainbow base's draw on {node}", SHOVE: f"the bridge on {node}",
-        RECOVER: f"the pumpkin on {node}", LAY_USE: f"the tank on {node}",
-    }.get(s.decision, "the effect")
+def _skipped(s: State) -> Said:
+    node = s.b.ids[s.dnode] if s.dnode >= 0 else 0
+    d = s.decision
+    if d in (EXTRA, SKULLY_DRAW, STAR_DRAW, XB_USE, JUMBO_TARGET):
+        key, troop = {EXTRA: ("skip.extra", CAPN), SKULLY_DRAW: ("skip.draw", SKULLY), STAR_DRAW: ("skip.draw", STAR),
+                      XB_USE: ("skip.discard", XB42), JUMBO_TARGET: ("skip.discard", JUMBO)}[d]
+        return Said(key, troop=troop)
+    key2 = {RECALL: "skip.tower", RAINBOW_DRAW: "skip.rainbow", SHOVE: "skip.bridge", RECOVER: "skip.pumpkin",
+            LAY_USE: "skip.tank"}.get(d)
+    return Said(key2, n=node) if key2 else Said("skip.effect")
 
 
 def prompt(obs: State, seat: int) -> str:
@@ -333,42 +355,41 @@ def prompt(obs: State, seat: int) -> str:
         return result_text(obs)
     d = obs.decision
     opp = _who(1 - obs.turn)
-    node = obs.b.ids[obs.dnode] if obs.dnode >= 0 else None
+    node = obs.b.ids[obs.dnode] if obs.dnode >= 0 else 0
     if obs.actor != seat:
-        return f"{_who(obs.turn)} is playing: {_decision_words(d, opp, node)}"
+        return Said("prompt.playing", seat=_who(obs.turn), what=_decision_words(d, opp, node))
     if d == TURN:
-        can_draw = A.DRAW in obs.legal_actions()
-        return "Your turn: draw 2 tiles, or pick a troop on your rack and place it." if can_draw else \
-            "Your turn: pick a troop on your rack and place it."
+        return Said("prompt.turnDraw", n=2) if A.DRAW in obs.legal_actions() else Said("prompt.turn")
     return _decision_words(d, opp, node, you=True)
 
 
-def _decision_words(d: int, opp: str, node: int | None, you: bool = False) -> str:
-    p = {k: v.name for k, v in POWER_INFO.items()}
-    tap = "tap" if you else "choosing"
-    return {
-        TURN: "draw or place a troop",
-        EXTRA: "Cap'n: place one more troop, or skip." if you else "Cap'n's extra placement",
-        SKULLY_DRAW: "Skully: draw up to 2 tiles?",
-        STAR_DRAW: "Star: draw 1 tile?",
-        XB_USE: f"XB-42: discard a random tile from {opp}'s rack?",
-        JUMBO_TARGET: f"Jumbo on {node}: {tap} an enemy troop next to it to discard, or skip.",
-        RECALL: f"{p['recall']} {node}: {tap} one of your other troops to take back, or skip." if you
-        else f"{p['recall']} {node}: taking a troop back?",
-        RAINBOW_DRAW: f"{p['draw']} {node}: draw 1 tile?",
-        SHOVE: f"{p['shove']} {node}: tap an enemy troop next to it, then the base to move it to; "
-               "or skip." if you else f"{p['shove']} {node}: moving an enemy troop?",
-        RECOVER: f"{p['recover']} {node}: pick one of your troops in the discard to take back, or skip."
-        if you else f"{p['recover']} {node}: recovering a troop?",
-        LAY_USE: f"{p['lay_down']} {node}: lay down a blind pick from {opp}'s rack until the end of "
-                 f"their next turn?",
-        XB_PICK: "XB-42's random pick", LAY_PICK: "the tank's blind pick", OVER: "",
-    }[d]
+def _decision_words(d: int, opp: str, node: int, you: bool = False) -> str:
+    other = "" if you else "Other"
+    if d == TURN:
+        return Said("prompt.drawOrPlace")
+    if d == EXTRA:
+        return Said(f"prompt.extra{other}", troop=CAPN)
+    if d == SKULLY_DRAW:
+        return Said("prompt.drawUpTo", troop=SKULLY, n=2)
+    if d == STAR_DRAW:
+        return Said("prompt.drawOne", what=Said(f"troop.{STAR}"), n=1)
+    if d == RAINBOW_DRAW:
+        return Said("prompt.drawOne", what=Said("power.at", power="draw", n=node), n=1)
+    if d == XB_USE:
+        return Said("prompt.xb", seat=opp)
+    if d == JUMBO_TARGET:
+        return Said(f"prompt.jumbo{other}", troop=JUMBO, n=node)
+    if d in (RECALL, SHOVE, RECOVER):
+        power = {RECALL: "recall", SHOVE: "shove", RECOVER: "recover"}[d]
+        return Said(f"prompt.{power}{other}", power=power, n=node)
+    if d == LAY_USE:
+        return Said("prompt.tank", power="lay_down", n=node, seat=opp)
+    return {XB_PICK: Said("prompt.xbOther"), LAY_PICK: Said("prompt.tankOther")}.get(d, "")
 
 
 # What the use button does, by decision: its label.
-USE_LABELS = {SKULLY_DRAW: "Draw (Skully)", STAR_DRAW: "Draw 1 (Star)", XB_USE: "Random discard",
-              RAINBOW_DRAW: "Draw 1", LAY_USE: "Lay one down"}
+USE_LABELS = {SKULLY_DRAW: Said("button.drawWith", troop=SKULLY), STAR_DRAW: Said("button.drawNWith", n=1, troop=STAR),
+              XB_USE: Said("button.random"), RAINBOW_DRAW: Said("button.draw", n=1), LAY_USE: Said("button.lay")}
 
 
 def legal_json(obs: State) -> dict[str, Any]:
@@ -431,13 +452,14 @@ def _buttons(obs: State, legal: list[int]) -> list[dict[str, Any]]:
         text = A.to_text(a, obs.b)
         if a == A.DRAW:
             n = min(2, len(obs.reserve[seat]), RACK_LIMIT - obs.hand_size(seat))
-            out.append({"action": text, "label": f"Draw {n}", "main": True})
+            out.append({"action": text, "label": Said("button.draw", n=n), "main": True})
         elif a == A.USE:
-            out.append({"action": text, "label": USE_LABELS.get(d, "Use"), "main": True})
+            out.append({"action": text, "label": USE_LABELS.get(d, Said("button.use")), "main": True})
         elif A.RECOVER <= a < A.RECOVER_END:
-            out.append({"action": text, "label": f"Recover {name(a - A.RECOVER)}", "tile": code(a - A.RECOVER)})
+            out.append({"action": text, "label": Said("button.recover", troop=a - A.RECOVER),
+                        "tile": code(a - A.RECOVER)})
         elif a == A.SKIP:
-            out.append({"action": text, "label": "Skip extra" if d == EXTRA else "Skip"})
+            out.append({"action": text, "label": Said("button.skipExtra" if d == EXTRA else "button.skip")})
     return out
 
 
@@ -446,21 +468,15 @@ def counters_json(obs: State) -> dict[str, Any]:
     def side(s: int) -> dict[str, str]:
         who = SEATS[s].capitalize()
         held, laid, left = obs.hand_size(s), len(obs.laid[s]), len(obs.reserve[s])
+        rack = Said("counter.rackLaid", count=Said("count.tiles", n=held), n=RACK_LIMIT, k=laid, seat=who) if laid \
+            else Said("counter.rack", count=Said("count.tiles", n=held), n=RACK_LIMIT)
         return {
-            "medals": f"Medals: {obs.medals(s)} of the {obs.b.objective[s]} {who} needs. "
-                      "Reaching the objective wins at once.",
-            "rack": f"Rack: {_count(held, 'tile')} (at most {RACK_LIMIT}). "
-                    + (f"{laid} laid face down by a tank until the end of {who}'s turn. " if laid else "")
-                    + "Only its owner sees them.",
-            "reserve": f"Reserve: {_count(left, 'face-down tile')} left to draw; nobody knows which comes next. "
-                       f"({SET_ASIDE} more were set aside unseen at the start.)",
+            "medals": Said("counter.medals", n=obs.medals(s), m=obs.b.objective[s], seat=who),
+            "rack": rack,
+            "reserve": Said("counter.reserve", count=Said("count.faceDowns", n=left), n=SET_ASIDE),
         }
     return {SEATS[0]: side(0), SEATS[1]: side(1),
-            "discard": f"The discard: {_count(len(obs.discard), 'tile')} face up, for both to see."}
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
+            "discard": Said("counter.discard", count=Said("count.tiles", n=len(obs.discard)))}
 
 
 def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_undo: bool = False,
@@ -503,7 +519,7 @@ def seat_view(obs: State, seat: int, *, log: Sequence[dict[str, Any]] = (), can_
         "winner": SEATS[obs.winner] if obs.over and obs.winner >= 0 else None,
         "reason": obs.reason or None,
         "result": result_text(obs),
-        "how": how_won(obs)[:1].upper() + how_won(obs)[1:],
+        "how": how_won(obs, capital=True),
         "players": players or {},
         "log": list(log),
         "last": last_turn(log, seat, obs.over),

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 from tests.online.conftest import start_mailbox  # noqa: E402
 from tests.online.proxy import Proxy  # noqa: E402
 
+from toybattle.online.game import BotPlayer, OnlineGame, Options, SessionError  # noqa: E402
 from toybattle.online.protocol import Match  # noqa: E402
-from toybattle.online.session import BotPlayer, Game, Options, SessionError  # noqa: E402
 from toybattle.store import Store  # noqa: E402
 
 
@@ -47,9 +47,9 @@ class Paced(BotPlayer):
 
 
 async def one(relays: tuple[str, str], i: int, agreed: list[float]) -> tuple[dict, dict]:
-    def game(relay: str, who: str) -> Game:
-        return Game(Options(relay=relay, seed=f"drops{i}{who}", move_limit=60, reply_limit=60, when_silent="wait"),
-                    Paced(f"drops{i}{who}", agreed), lambda _: None, store=Store(":memory:"))
+    def game(relay: str, who: str) -> OnlineGame:
+        opts = Options(relay=relay, seed=f"drops{i}{who}", move_limit=60, reply_limit=60, when_silent="wait")
+        return OnlineGame(opts, Paced(f"drops{i}{who}", agreed), lambda _: None, store=Store(":memory:"))
     host, joiner = game(relays[0], "h"), game(relays[1], "j")
     codes: asyncio.Queue[str] = asyncio.Queue()
     hosting = asyncio.ensure_future(host.host(codes.put_nowait))
@@ -71,7 +71,7 @@ async def one(relays: tuple[str, str], i: int, agreed: list[float]) -> tuple[dic
     return results[0], results[1]
 
 
-def _stuck(game: Game) -> str:
+def _stuck(game: OnlineGame) -> str:
     """Where a game that did not finish stands, for the failure list."""
     m = game.match
     link = game.link

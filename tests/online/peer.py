@@ -3,6 +3,8 @@ online_cheats.py) and ``--die-after N`` (the process dies right after storing me
 sending it, as in a crash or a cut cable). ``--protocol N`` (claim another
 protocol version). ``--stall-after N`` (sends nothing after its N-th chained message, yet stays).
 ``--think S`` (the bot takes S seconds over each decision, so that a game lasts long enough to be cut).
+``--seed X`` among ARGS is not a toybattle option (whoever knows a seed knows the tiles): this script takes
+it out and sets the test-only hook ``toybattle.online.cli.TEST_SEED`` (reproducible secrets and bot).
 Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] [--think S] -- ARGS"""
 from __future__ import annotations
 
@@ -22,6 +24,11 @@ from toybattle.online.protocol import Match, digest
 def main(argv: list[str]) -> int:
     split = argv.index("--")
     opts, args = argv[:split], argv[split + 1:]
+    if "--seed" in args:  # the test-only hook, in this process only
+        from toybattle.online import cli as online_cli
+        at = args.index("--seed")
+        online_cli.TEST_SEED = args[at + 1]
+        del args[at:at + 2]
     if "--cheat" in opts:
         cheat = CHEATS[opts[opts.index("--cheat") + 1]]
         honest_make, honest_accept, honest_move = Match.make, Match.accept, Match.my_move
@@ -65,7 +72,7 @@ def main(argv: list[str]) -> int:
     if "--think" in opts:
         import asyncio
 
-        from toybattle.online.session import BotPlayer
+        from toybattle.online.game import BotPlayer
         pause = float(opts[opts.index("--think") + 1])
         honest_choose = BotPlayer.choose
 

@@ -1,5 +1,5 @@
 """Issue 12, online fair play: each attack by a hostile peer on the REAL transport (a local mailbox,
-the real Link and Game) is reproduced first, then shown to end in a stated reason with nothing lost.
+the real Link and OnlineGame) is reproduced first, then shown to end in a stated reason with nothing lost.
 The attacker is ``wire_attacks.py`` (a raw link that sends whatever it likes)."""
 from __future__ import annotations
 
@@ -19,12 +19,14 @@ def attack(mailbox, tmp_path, name: str, *args: str, timeout: float = 120) -> di
     return json.loads(lines[-1])
 
 
-def test_a_forfeit_notice_naming_the_honest_seat_is_not_believed(mailbox, tmp_path):
+def test_a_forfeit_notice_naming_the_honest_seat_is_the_accusers_forfeit(mailbox, tmp_path):
+    """The honest side's own check refutes the claim: the accuser, which has stopped playing, forfeits, and
+    the honest side keeps that result (not a game that can never end); the accuser's words are not kept."""
     out = attack(mailbox, tmp_path, "forfeit_notice")
-    assert out["outcome"] == "session", out
-    assert "not believed" in out["line"] and len(out["line"]) < 400, out["line"]
+    assert out["outcome"] == "result" and out["winner"] == 1 and out["reason"] == "forfeit", out
+    assert "own check of every message it sent refutes" in out["detail"], out
     (row,) = out["rows"]
-    assert not row["over"] and row["winner"] is None and "!!!!!!" not in (row["reason"] or ""), row
+    assert row["over"] and row["winner"] == "red" and "!!!!!!" not in (row["reason"] or ""), row
 
 
 def test_a_peer_may_concede_its_own_seat_with_a_bounded_clean_reason(mailbox, tmp_path):

@@ -9,9 +9,9 @@ import pytest
 
 from toybattle.chat import BURST, MAX_CHAT
 from toybattle.online import wire
+from toybattle.online.game import BotPlayer, OnlineGame, Options
 from toybattle.online.mailbox import client
 from toybattle.online.protocol import digest
-from toybattle.online.session import BotPlayer, Game, Options
 
 
 class HeldBot:
@@ -29,9 +29,9 @@ class HeldBot:
         pass
 
 
-def _game(tmp_path: Path, mailbox: str, name: str, heard: list[dict[str, str]]) -> tuple[Game, HeldBot]:
+def _game(tmp_path: Path, mailbox: str, name: str, heard: list[dict[str, str]]) -> tuple[OnlineGame, HeldBot]:
     player = HeldBot(name)
-    game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=name, move_limit=60,
+    game = OnlineGame(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=name, move_limit=60,
                         reply_limit=60), player, lambda _: None, rooms=client.Rooms())
     game.on_chat = heard.append
     return game, player

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from toybattle.online.game import BotPlayer, OnlineGame, Options
 from toybattle.online.mailbox import client, primitives, spake2
-from toybattle.online.session import BotPlayer, Game, Options
 from toybattle.online.transport import APPID, LinkError
 
 from .conftest import LIMITS, Peer
@@ -121,15 +121,15 @@ def test_bad_codes_and_mailboxes_get_one_line(mailbox):
         asyncio.run(client.host("not a url", print, 5))
 
 
-def _session(tmp_path: Path, mailbox: str, name: str, seed: str, **opts) -> tuple[Game, list[str]]:
+def _session(tmp_path: Path, mailbox: str, name: str, seed: str, **opts) -> tuple[OnlineGame, list[str]]:
     said: list[str] = []
-    game = Game(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=seed, move_limit=20, reply_limit=20,
+    game = OnlineGame(Options(relay=mailbox, db=str(tmp_path / f"{name}.db"), seed=seed, move_limit=20, reply_limit=20,
                         **opts),
                 BotPlayer("random", seed), said.append, rooms=client.Rooms())
     return game, said
 
 
-def _same_record(cli_result: dict, game: Game, result: dict) -> None:
+def _same_record(cli_result: dict, game: OnlineGame, result: dict) -> None:
     assert {k: cli_result[k] for k in ("winner", "reason", "detail", "head", "messages")} == \
         {k: result[k] for k in ("winner", "reason", "detail", "head", "messages")}
     assert cli_result["game"] == game.match.setup.game and cli_result["seat"] != game.match.me

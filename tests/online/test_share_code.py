@@ -132,7 +132,10 @@ def test_the_code_shows_on_one_line_and_copies_exactly(phone, app):
     copy.focus()  # by keyboard too
     page.evaluate("navigator.clipboard.writeText('')")
     page.keyboard.press("Enter")
-    page.wait_for_function("async () => (await navigator.clipboard.readText()) !== ''")
+    for _ in range(100):  # wait_for_function would not await the clipboard's promise: evaluate does
+        if page.evaluate("navigator.clipboard.readText()"):
+            break
+        page.wait_for_timeout(50)
     assert page.evaluate("navigator.clipboard.readText()") == code
     assert page.js_errors == []
 

@@ -1,5 +1,5 @@
 """A hostile peer on the real transport: ``python wire_attacks.py SCENARIO RELAY DB [ARGS]`` opens a room on
-the mailbox as the attacker (a raw ``Link``: it sends whatever it likes), lets an honest ``Game`` join it
+the mailbox as the attacker (a raw ``Link``: it sends whatever it likes), lets an honest ``OnlineGame`` join it
 (a random bot, games file DB) and prints one JSON line: what the honest side ended with.
 
 Scenarios: ``forfeit_notice`` (a notice naming the honest seat with a 100 kB reason), ``own_forfeit`` (the
@@ -17,15 +17,16 @@ import random
 import sqlite3
 import sys
 import traceback
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from toybattle.online import transport
+from toybattle.online.game import BotPlayer, OnlineGame, Options, SessionError
 from toybattle.online.mailbox import client
 from toybattle.online.protocol import Match, Secrets, Setup
-from toybattle.online.session import BotPlayer, Game, Options, SessionError
 from toybattle.store import GameRow, Store
 
 LIMITS = {"move_limit": 3.0, "reply_limit": 2.0}
@@ -71,8 +72,32 @@ class Attacker:
                 await self.take()
 
 
+async def against_a_hostile_host(relay: str, db: str, game_id: str, strike: Callable[[Attacker], Awaitable[None]],
+                                 limits: dict[str, float]) -> dict:
+    """The attacker hosts (blue), an honest random bot joins (red); ``strike(attacker)`` misbehaves once
+    play is under way. Returns the honest side's result and its stored row."""
+    store = Store(db)
+    codes: asyncio.Queue[str] = asyncio.Queue()
+    hosting = asyncio.ensure_future(client.host(relay, codes.put_nowait))
+    code = await codes.get()
+    game = OnlineGame(Options(relay=relay, seed="victim", **limits), BotPlayer("random", "victim"), lambda _: None,
+                      store=store)
+    victim = asyncio.ensure_future(game.join(code))
+    a = Attacker(await hosting, Setup(game_id, "castle", False, 0), 0, Secrets.generate("attacker"))
+    a.hello()
+    await a.link.recv(30)  # the victim's hello
+    try:
+        await strike(a)
+        result = await asyncio.wait_for(victim, 60)
+    finally:
+        await a.link.close()
+    row = store.get(game.local_id or "")
+    store.close()
+    return {"result": result, "row": row}
+
+
 async def _victim(code: str, relay: str, store: Store, **opts: Any) -> dict:
-    game = Game(Options(relay=relay, seed="victim", **opts), BotPlayer("random", "victim"), lambda _: None,
+    game = OnlineGame(Options(relay=relay, seed="victim", **opts), BotPlayer("random", "victim"), lambda _: None,
                 store=store)
     try:
         result = {"outcome": "result", **await game.join(code)}
@@ -207,7 +232,7 @@ async def fuzz(relay: str, n: int, seed: int) -> dict:
     for i in range(n):
         setup = Setup(f"fuzz{i}", "castle", False, 0)
         attacker = Attacker(theirs, setup)
-        game = Game(Options(relay=relay, seed=f"v{i}", **LIMITS), BotPlayer("random", f"v{i}"), lambda _: None,
+        game = OnlineGame(Options(relay=relay, seed=f"v{i}", **LIMITS), BotPlayer("random", f"v{i}"), lambda _: None,
                     store=Store(":memory:"))
         task = asyncio.ensure_future(_run_on(game, mine))
         commit = attacker.match.make()
@@ -230,7 +255,7 @@ async def fuzz(relay: str, n: int, seed: int) -> dict:
     return {"n": n, "outcomes": outcomes, "uncaught": uncaught}
 
 
-async def _run_on(game: Game, link: client.Link) -> str:
+async def _run_on(game: OnlineGame, link: client.Link) -> str:
     """An honest joiner's game over an existing link; the outcome's kind (a reason is required)."""
     try:
         result = await game.join_on(link)

@@ -11,7 +11,7 @@ from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS
 from ..store import Store, StoreError, WriterLock, default_path
 from . import transport
-from .session import CHOICES, BotPlayer, Game, Options, Player, SessionError
+from .game import CHOICES, BotPlayer, OnlineGame, Options, Player, SessionError
 from .terminal import TerminalPlayer
 
 
@@ -45,8 +45,13 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="when a limit runs out: claim the game (won by abandonment), wait on, or close the room "
                         "(the game stays saved, to resume; the default). A withheld opening is always a forfeit")
     p.add_argument("--wait", type=float, metavar="S", help="how long to wait for the other player to arrive")
-    p.add_argument("--seed", help="tests only: reproducible secrets and bot (whoever knows it knows your tiles)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line")
+
+
+# Tests only, never an option: reproducible secrets and bot. Whoever knows the seed knows every tile of this
+# side, so no command line or environment sets it; only a test that runs ``main`` in its own process does
+# (tests/online/peer.py).
+TEST_SEED: str | None = None
 
 
 def _seconds(text: str) -> float:
@@ -62,7 +67,7 @@ def _seconds(text: str) -> float:
 def _options(args: argparse.Namespace) -> Options:
     # a resumed game keeps the mailbox it was stored with unless --relay says otherwise
     relay = args.relay or ("" if args.resume else transport.default_relay())
-    return Options(relay=relay, db=args.db, seed=args.seed, move_limit=args.move_limit,
+    return Options(relay=relay, db=args.db, seed=TEST_SEED, move_limit=args.move_limit,
                    reply_limit=args.reply_limit, when_silent=args.when_silent, wait=args.wait,
                    terrain=getattr(args, "terrain", "castle"), first_game=getattr(args, "first_game", False),
                    seat=SEATS.index(getattr(args, "seat", "blue")), resume=args.resume)
@@ -71,7 +76,7 @@ def _options(args: argparse.Namespace) -> Options:
 def _player(args: argparse.Namespace) -> Player:
     if args.bot:
         try:
-            return BotPlayer(args.bot, args.seed)
+            return BotPlayer(args.bot, TEST_SEED)
         except ValueError as e:
             raise UserError(str(e)) from None
     return TerminalPlayer()
@@ -82,7 +87,7 @@ def _say(text: str) -> None:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
-    async def main(game: Game) -> dict[str, Any]:
+    async def main(game: OnlineGame) -> dict[str, Any]:
         def opened() -> Awaitable[dict[str, Any]]:
             return game.host(lambda code: _say(f"room code: {code}"))
         return await (_back(game, opened) if args.resume else opened())
@@ -93,14 +98,14 @@ def cmd_join(args: argparse.Namespace) -> int:
     if not args.code and not args.resume:
         raise UserError("join needs the room code the host read out (or --resume GAME)")
 
-    async def main(game: Game) -> dict[str, Any]:
+    async def main(game: OnlineGame) -> dict[str, Any]:
         if args.code:
             return await game.join(args.code)
         return await _back(game, None)
     return _run(args, main)
 
 
-async def _back(game: Game, otherwise: Callable[[], Awaitable[dict[str, Any]]] | None) -> dict[str, Any]:
+async def _back(game: OnlineGame, otherwise: Callable[[], Awaitable[dict[str, Any]]] | None) -> dict[str, Any]:
     """A stored game back in its own room; if the mailbox forgot it, a host opens a new room instead."""
     try:
         return await game.rejoin()
@@ -111,7 +116,7 @@ async def _back(game: Game, otherwise: Callable[[], Awaitable[dict[str, Any]]] |
     return await otherwise()
 
 
-def _run(args: argparse.Namespace, main: Callable[[Game], Coroutine[Any, Any, dict[str, Any]]]) -> int:
+def _run(args: argparse.Namespace, main: Callable[[OnlineGame], Coroutine[Any, Any, dict[str, Any]]]) -> int:
     """Play one game on the games file, holding its writer lock (as ``serve`` does) the whole time."""
     player = _player(args)
     try:
@@ -119,7 +124,7 @@ def _run(args: argparse.Namespace, main: Callable[[Game], Coroutine[Any, Any, di
     except StoreError as e:
         raise UserError(str(e)) from None
     try:
-        game = Game(_options(args), player, _say, store=Store(args.db))
+        game = OnlineGame(_options(args), player, _say, store=Store(args.db))
         try:
             result = asyncio.run(main(game))
         finally:

@@ -14,9 +14,12 @@ a slow or locked games file delays only this game's next message, never the even
 """
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Callable
 from typing import Any
+
+from toybattle.said import Said
 
 from ..rules import SEATS
 from ..store import GameRow, Store, StoreError
@@ -47,10 +50,24 @@ async def save(store: Store, match: Match, local: str, relay: str, extra: dict[s
         id=local, kind=KIND, record="\n".join(match.log), over=over,
         winner=SEATS[res["winner"]] if over and res["winner"] >= 0 else None,
         reason=(res["detail"] or res["reason"]) if over else None,
-        meta={"online": {"setup": vars(match.setup), "seat": match.me, "relay": relay,
+        meta={"online": {"setup": vars(match.setup), "seat": match.me, "relay": relay, "said": _said(match),
                          "secrets": match.secrets.to_json(), "head": match.head,
                          "abandoned": match.abandoned is not None,
                          "room": room.to_json() if room else None}, **(extra or {})}))
+
+
+def _said(match: Match) -> dict[str, Any] | None:
+    """Why the game ended outside its history (a forfeit, a claim), as a message's id and arguments, so that
+    it is said again in any language; None when there is no such reason, or when it is the other
+    program's own words (a forfeit notice's reason: shown as it came, never looked up)."""
+    why = match.forfeit.reason if match.forfeit else match.abandoned[1] if match.abandoned else None
+    return why.to_json() if isinstance(why, Said) else None
+
+
+def _stored_why(meta: dict[str, Any]) -> Said | None:
+    with contextlib.suppress(ValueError):
+        return Said.from_json(meta.get("said"))
+    return None
 
 
 def room(row: GameRow | None) -> Room | None:
@@ -90,10 +107,12 @@ def replay(row: GameRow, finished: bool = False,
             seen(match, msg)
     if row.over and finished and not match.finished:  # the result not in the history: a forfeit or a claim
         loser = SEATS.index(row.winner) ^ 1 if row.winner in SEATS else match.me
+        # the reason by its id (a game stored before ids, or a peer's own words: the line as stored)
+        why = _stored_why(meta)
         if meta.get("abandoned"):
-            match.claim(loser, (row.reason or "").split(": ", 1)[-1])
+            match.claim(loser, why or (row.reason or "").split(": ", 1)[-1])
         else:
-            match.forfeit = Forfeit(loser, (row.reason or "forfeit").split(" forfeits: ", 1)[-1])
+            match.forfeit = Forfeit(loser, why or (row.reason or "forfeit").split(" forfeits: ", 1)[-1])
     return match, meta["relay"], row.id
 
 

@@ -23,10 +23,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from toybattle.said import Said, of_error
+
+from .. import bounded
 from ..rules import SEATS, IllegalAction, State, action_text, observation, parse_action
 from ..rules import actions as A
 from ..rules.state import TURN, XB_PICK
-from ..rules.troops import COPIES, TROOPS, full_army, name, shuffled_army
+from ..rules.troops import COPIES, TROOPS, full_army, shuffled_army
 
 PROTOCOL = 2  # 2: a special base acts once per placement (docs/rulings.md); peers on 1 would disagree
 SLOTS = 24
@@ -40,10 +43,38 @@ FIELDS: dict[str, frozenset[str]] = {
     "act": frozenset({"a", "open", "r"}), "stuck": frozenset({"open"}), "concede": frozenset(),
     "open": frozenset({"tiles"})}
 HEAD = frozenset({"n", "prev", "by", "t"})
+MAX_DEPTH = 4  # bracket levels of a chained message (the deepest, a stuck's list of openings, has 3)
+MAX_ACTION = 40  # characters of an action in notation (the longest, a shove, has 13)
+
+
+def _opening(v: object) -> bool:
+    """[slot, troop, salt]: two ints (not booleans) and 16 bytes of lowercase hex."""
+    return (isinstance(v, list) and len(v) == 3 and type(v[0]) is int and type(v[1]) is int
+            and _is_hex(v[2], 16))
+
+
+def _final_tile(v: object) -> bool:
+    return isinstance(v, list) and len(v) == 2 and type(v[0]) is int and _is_hex(v[1], 16)
+
+
+# one schema per kind of chained message: each field the protocol defines, with the test its value must pass
+SHAPES: dict[str, dict[str, Any]] = {
+    "commit": {"tiles": lambda v: isinstance(v, list) and len(v) == SLOTS and all(_is_hex(h, 32) for h in v),
+               "anchor": lambda v: _is_hex(v, 32), "r": lambda v: _is_hex(v, 32)},
+    "rand": {"r": lambda v: _is_hex(v, 32), "open": _opening},
+    "act": {"a": lambda v: isinstance(v, str) and 0 < len(v) <= MAX_ACTION, "open": _opening,
+            "r": lambda v: _is_hex(v, 32)},
+    "stuck": {"open": lambda v: isinstance(v, list) and len(v) <= SLOTS and all(map(_opening, v))},
+    "concede": {},
+    "open": {"tiles": lambda v: isinstance(v, list) and len(v) == SLOTS and all(map(_final_tile, v))},
+}
 
 
 def clean_reason(text: object) -> str:
-    """A reason fit to store and show: printable, one line, at most MAX_REASON characters."""
+    """A reason fit to store and show: printable, one line, at most MAX_REASON characters. A Said is one
+    already (what it quotes of a peer's text is bounded where it is made)."""
+    if isinstance(text, Said):
+        return text
     line = "".join(c if c.isprintable() else " " for c in str(text)).strip()
     return line if len(line) <= MAX_REASON else line[:MAX_REASON - 1] + "\u2026"
 
@@ -53,7 +84,7 @@ class Forfeit(Exception):
 
     def __init__(self, seat: int, reason: str):
         reason = clean_reason(reason)  # a reason may quote the peer's text: bounded before it goes anywhere
-        super().__init__(f"{SEATS[seat]} forfeits: {reason}")
+        super().__init__(Said("online.forfeitsLine", seat=SEATS[seat], why=reason))
         self.seat = seat
         self.reason = reason
 
@@ -313,36 +344,51 @@ class Match:
 
     def accept(self, text: object, sender: int) -> dict[str, Any]:
         """Check one message sent by ``sender`` (this peer's own included) and apply it;
-        Forfeit (naming the sender, with the reason) if it does not hold. A forfeit ends the game."""
+        Forfeit (naming the sender, with the reason) if it does not hold. A forfeit ends the game.
+        This is the one place where anything wrong with a chained message becomes a forfeit: no
+        exception of any other kind leaves it, whatever the peer sent."""
         try:
             return self._accept(text, sender)
         except Forfeit as f:
             self.forfeit = f
             raise
+        except Exception as e:  # a check this code lacks: still the sender's message that broke it
+            self.forfeit = Forfeit(sender, Said("forfeit.malformed", error=type(e).__name__))
+            raise self.forfeit from None
 
     def _accept(self, text: object, sender: int) -> dict[str, Any]:
         seat, kind = self.expected()
         if self.finished:
-            raise Forfeit(sender, "sent a message after the game was over")
+            raise Forfeit(sender, Said("forfeit.afterEnd"))
         if sender != seat:
-            raise Forfeit(sender, f"sent message {len(self.log) + 1} out of turn")
+            raise Forfeit(sender, Said("forfeit.outOfTurn", n=len(self.log) + 1))
         if not isinstance(text, str) or len(text) > MAX_CHAINED:
-            raise Forfeit(sender, f"sent a chained message that is not a text of at most {MAX_CHAINED} characters")
+            raise Forfeit(sender, Said("forfeit.tooLong", n=MAX_CHAINED))
+        if bounded.nesting(text, MAX_DEPTH) > MAX_DEPTH:
+            raise Forfeit(sender, Said("forfeit.deep", n=MAX_DEPTH))
         try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError):
-            raise Forfeit(sender, "sent a message that is not JSON") from None
+            msg = bounded.loads(text, MAX_DEPTH)
+        except ValueError:
+            raise Forfeit(sender, Said("forfeit.notJson")) from None
         if not isinstance(msg, dict) or encode(msg) != text:
-            raise Forfeit(sender, "sent a message not in the canonical form")
-        if msg.get("n") != len(self.log) + 1 or msg.get("prev") != self.head:
-            raise Forfeit(sender, f"message {len(self.log) + 1} does not follow the agreed history "
-                                  "(its chain hash differs: a past action was altered)")
-        if msg.get("by") != sender:
-            raise Forfeit(sender, f"message {len(self.log) + 1} names the wrong sender")
-        extra = sorted(set(msg) - HEAD - FIELDS.get(str(msg.get("t")), frozenset()))
-        if extra:
-            raise Forfeit(sender, f"sent fields the protocol does not define ({', '.join(extra)[:60]})")
+            raise Forfeit(sender, Said("forfeit.notCanonical"))
+        n = msg.get("n")
+        if type(n) is not int or n != len(self.log) + 1 or msg.get("prev") != self.head:
+            raise Forfeit(sender, Said("forfeit.chain", n=len(self.log) + 1))
+        by = msg.get("by")
+        if type(by) is not int or by != sender:
+            raise Forfeit(sender, Said("forfeit.wrongSender", n=len(self.log) + 1))
         t = msg.get("t")
+        if (not isinstance(t, str) or t not in SHAPES) and kind == "open":
+            raise Forfeit(sender, Said("forfeit.noOpening"))
+        if not isinstance(t, str) or t not in SHAPES:
+            raise Forfeit(sender, Said("forfeit.wrongKind", kind=clean_reason(str(t)[:20]), due=kind))
+        extra = sorted(set(msg) - HEAD - FIELDS[t])
+        if extra:
+            raise Forfeit(sender, Said("forfeit.extraFields", fields=clean_reason(", ".join(extra)[:60])))
+        wrong = sorted(f for f, ok in SHAPES[t].items() if f in msg and not ok(msg[f]))
+        if wrong:
+            raise Forfeit(sender, Said("forfeit.shape", kind=t, fields=", ".join(wrong)))
         try:
             if kind == "commit" and t == "commit":
                 self._on_commit(msg)
@@ -357,13 +403,13 @@ class Match:
             elif kind == "open" and t == "open":
                 self._on_open(msg)
             elif kind == "open":
-                raise Forfeit(seat, "refused to open its commitments at the end of the game")
+                raise Forfeit(seat, Said("forfeit.noOpening"))
             else:
-                raise Forfeit(seat, f"sent a {t!r} message when a {kind} was due")
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+                raise Forfeit(seat, Said("forfeit.wrongKind", kind=t, due=kind))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             if isinstance(e, IllegalAction):
-                raise Forfeit(seat, f"played an illegal action: {e}") from None
-            raise Forfeit(seat, f"sent a malformed {t!r} message ({type(e).__name__})") from None
+                raise Forfeit(seat, Said("forfeit.illegal", rule=of_error(e))) from None
+            raise Forfeit(seat, Said("forfeit.malformedKind", kind=t, error=type(e).__name__)) from None
         self.log.append(text)
         self.head = digest(text)
         return msg
@@ -374,29 +420,28 @@ class Match:
         seat = msg["by"]
         tiles = msg["tiles"]
         if not (isinstance(tiles, list) and len(tiles) == SLOTS and all(_is_hex(h, 32) for h in tiles)):
-            raise Forfeit(seat, "its tile commitment is not 24 SHA-256 hashes")
+            raise Forfeit(seat, Said("forfeit.tileCommitment"))
         if not _is_hex(msg["anchor"], 32):
-            raise Forfeit(seat, "its randomness commitment is not a SHA-256 hash")
+            raise Forfeit(seat, Said("forfeit.randCommitment"))
         self.commits[seat] = tiles
         self.rand[seat] = bytes.fromhex(msg["anchor"])
         if len(self.log) == 1:
             self._take_value(seat, msg["r"])
             self.pending = (seat, self.rand[seat])
         elif "r" in msg:
-            raise Forfeit(seat, "revealed randomness before both commitments were made")
+            raise Forfeit(seat, Said("forfeit.earlyRandom"))
 
     def _take_value(self, seat: int, value: object) -> bytes:
         v = bytes.fromhex(value) if isinstance(value, str) and _is_hex(value, 32) else b""
         if hashlib.sha256(v).digest() != self.rand[seat]:
-            raise Forfeit(seat, "its random value does not match its randomness commitment "
-                                "(an attempt to choose a draw or a pick)")
+            raise Forfeit(seat, Said("forfeit.randMismatch"))
         self.rand[seat] = v
         return v
 
     def _commits(self, seat: int) -> list[str]:
         tiles = self.commits[seat]
         if tiles is None:
-            raise Forfeit(seat, "opened a tile before committing to its tiles")
+            raise Forfeit(seat, Said("forfeit.openedEarly"))
         return tiles
 
     def _joint(self, values: list[bytes]) -> bytes:
@@ -405,7 +450,7 @@ class Match:
     def _on_rand(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
         if self.pending is None:
-            raise Forfeit(seat, "sent a random value nobody asked for")
+            raise Forfeit(seat, Said("forfeit.unaskedRandom"))
         starter, first_value = self.pending
         values = [b"", b""]
         values[starter], values[seat] = first_value, self._take_value(seat, msg["r"])
@@ -419,7 +464,7 @@ class Match:
             if self.state.is_chance:
                 self._pick(joint, msg)
             elif "open" in msg:
-                raise Forfeit(seat, "opened a tile nobody asked for")
+                raise Forfeit(seat, Said("forfeit.unaskedTile"))
         self._sync_laid()
 
     def _start(self, joint: bytes) -> None:
@@ -468,39 +513,39 @@ class Match:
         kind, what, z = entries[uniform(joint, "pick", len(entries))]
         laid = 1 if z == LAID else 0
         if kind == "slot" and xb:  # XB-42 discards it face up: the victim proves its face
-            troop = self._check_opening(victim, msg.get("open"), z, f"the tile XB-42 took (slot {what})")
+            troop = self._check_opening(victim, msg.get("open"), z, Said("forfeit.what.xbTile", n=what))
             if msg["open"][0] != what:
-                raise Forfeit(victim, f"opened slot {msg['open'][0]} but XB-42's joint random pick was slot {what}")
+                raise Forfeit(victim, Said("forfeit.xbPick", n=msg["open"][0], m=what))
             p.reveal(victim, z, [troop])
             p.apply(A.PICK + (laid << 4) + troop)
             self.zone[victim][what] = OPEN
         elif kind == "slot":  # Battlefield: laid face down, only its owner knows the face
             if "open" in msg:
-                raise Forfeit(victim, "opened a tile nobody asked for")
+                raise Forfeit(victim, Said("forfeit.unaskedTile"))
             p.apply(A.PICK)  # pick:? (an unknown face moves from the rack to the laid tiles)
             self.zone[victim][what] = LAID
         else:
             if "open" in msg:
-                raise Forfeit(victim, "opened a tile nobody asked for")
+                raise Forfeit(victim, Said("forfeit.unaskedTile"))
             p.apply(A.PICK + (laid << 4) + what)
 
     def _check_opening(self, seat: int, opening: Any, zone: str, what: str) -> int:
         """Check an opening [slot, troop, salt] of one of ``seat``'s slots that must be in ``zone``."""
         if opening is None:
-            raise Forfeit(seat, f"did not open {what}")
+            raise Forfeit(seat, Said("forfeit.notOpened", what=what))
         k, troop, salt = opening
         if not (isinstance(k, int) and 0 <= k < SLOTS and troop in TROOPS and _is_hex(salt, 16)):
-            raise Forfeit(seat, f"sent a malformed opening for {what}")
+            raise Forfeit(seat, Said("forfeit.badOpening", what=what))
         where = self.zone[seat][k]
         if where != zone:
-            why = {UNDRAWN: "was never drawn", OPEN: "was already shown",
-                   LAID: "is laid face down until the end of its owner's turn", RACK: "is on the rack"}[where]
-            raise Forfeit(seat, f"showed slot {k} for {what}, but that tile {why}")
+            why = Said({UNDRAWN: "forfeit.why.neverDrawn", OPEN: "forfeit.why.shown", LAID: "forfeit.why.laid",
+                        RACK: "forfeit.why.onRack"}[where])
+            raise Forfeit(seat, Said("forfeit.wrongSlot", n=k, what=what, why=why))
         if tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
-            raise Forfeit(seat, f"showed slot {k} as {name(troop)}, which does not match its commitment")
+            raise Forfeit(seat, Said("forfeit.notCommitted", n=k, troop=troop))
         self.faces[seat][k] = troop
         if sum(1 for v in self.faces[seat].values() if v == troop) > COPIES:
-            raise Forfeit(seat, f"showed more than {COPIES} copies of {name(troop)}")
+            raise Forfeit(seat, Said("forfeit.tooManyCopies", n=COPIES, troop=troop))
         return int(troop)
 
     def _on_act(self, msg: dict[str, Any]) -> None:
@@ -509,30 +554,32 @@ class Match:
         try:
             action = parse_action(msg["a"], p.b)
         except ValueError as e:
-            raise Forfeit(seat, str(e)) from None
+            raise Forfeit(seat, of_error(e)) from None
+        if action_text(action, p.b) != msg["a"]:  # no padding, no other spelling: the notation's own text
+            raise Forfeit(seat, Said("forfeit.spelling", action=repr(msg["a"][:MAX_ACTION])))
         if A.PICK <= action < A.PICK_END:
-            raise Forfeit(seat, "tried to choose a random pick itself")
+            raise Forfeit(seat, Said("forfeit.ownPick"))
         if A.PLACE <= action < A.PLACE_END:
             troop = (action - A.PLACE) >> 5
             if (seat << 4 | troop) in p.rack[seat]:
                 if "open" in msg:
-                    raise Forfeit(seat, "opened a tile nobody asked for")
+                    raise Forfeit(seat, Said("forfeit.unaskedTile"))
             else:
-                shown = self._check_opening(seat, msg.get("open"), RACK, f"the {name(troop)} it placed")
+                shown = self._check_opening(seat, msg.get("open"), RACK, Said("forfeit.what.placed", troop=troop))
                 if shown != troop:
-                    raise Forfeit(seat, f"placed {name(troop)} but showed a {name(shown)}")
+                    raise Forfeit(seat, Said("forfeit.showedOther", troop=troop, troop2=shown))
                 p.reveal(seat, RACK, [troop])
                 self.zone[seat][msg["open"][0]] = OPEN
         elif "open" in msg:
-            raise Forfeit(seat, "opened a tile nobody asked for")
+            raise Forfeit(seat, Said("forfeit.unaskedTile"))
         self._reserve_before = (len(p.reserve[0]), len(p.reserve[1]))
         try:
             p.apply(action)
         except IllegalAction as e:
-            raise Forfeit(seat, f"played {msg['a']}, which the rules refuse: {e}") from None
+            raise Forfeit(seat, Said("forfeit.refusedAction", action=msg["a"], rule=of_error(e))) from None
         random_needed = p.is_chance or self._reserve_before != (len(p.reserve[0]), len(p.reserve[1]))
         if random_needed != ("r" in msg):
-            raise Forfeit(seat, "did not follow the randomness order")
+            raise Forfeit(seat, Said("forfeit.randomOrder"))
         if random_needed:
             self.pending = (seat, self._take_value(seat, msg["r"]))
         self._sync_laid()
@@ -543,29 +590,29 @@ class Match:
         hidden = sorted(k for k in range(SLOTS) if self.zone[seat][k] == RACK)
         openings = msg["open"]
         if p.decision != TURN or sorted(o[0] for o in openings) != hidden:
-            raise Forfeit(seat, "claimed to be stuck without showing its whole rack")
-        faces = [self._check_opening(seat, o, RACK, "its rack (to prove it is stuck)") for o in openings]
+            raise Forfeit(seat, Said("forfeit.stuckHidden"))
+        faces = [self._check_opening(seat, o, RACK, Said("forfeit.what.stuckRack")) for o in openings]
         p.reveal(seat, RACK, faces)
         for k in hidden:
             self.zone[seat][k] = OPEN
         p.recheck_stuck()
         if not p.over:
             can = ", ".join(action_text(a, p.b) for a in p.legal_actions()[:3])
-            raise Forfeit(seat, f"claimed to be stuck but could still play ({can})")
+            raise Forfeit(seat, Said("forfeit.notStuck", actions=can))
 
     def _on_open(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
         tiles = msg["tiles"]
         if not (isinstance(tiles, list) and len(tiles) == SLOTS):
-            raise Forfeit(seat, "refused to open its commitments at the end of the game")
+            raise Forfeit(seat, Said("forfeit.noOpening"))
         faces = []
         for k, (troop, salt) in enumerate(tiles):
             if not (troop in TROOPS and _is_hex(salt, 16)) or \
                     tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
-                raise Forfeit(seat, f"at the end, slot {k} does not match its commitment")
+                raise Forfeit(seat, Said("forfeit.endSlot", n=k))
             faces.append(troop)
         if Counter(faces) != Counter(t & 15 for t in full_army(seat)):
-            raise Forfeit(seat, "its 24 committed tiles are not a true army (3 of each troop)")
+            raise Forfeit(seat, Said("forfeit.falseArmy"))
         self._check_final_tiles(seat, faces)
         self.opened[seat] = True
 
@@ -579,7 +626,7 @@ class Match:
         seen.update(t & 15 for t in p.rack[seat] + p.laid[seat] if t & 15)
         seen.update(faces[k] for k in range(SLOTS) if self.zone[seat][k] != OPEN)
         if seen != Counter(t & 15 for t in full_army(seat)):
-            raise Forfeit(seat, "the tiles it played do not add up with the tiles it committed")
+            raise Forfeit(seat, Said("forfeit.tilesDontAdd"))
 
     def _sync_laid(self) -> None:
         """Laid tiles stand up at the end of their owner's turn: follow the public state."""
@@ -595,11 +642,13 @@ class Match:
         """winner (seat or -1), reason, forfeit reason if any, and the history's final hash."""
         if self.forfeit:
             f = self.forfeit
-            return {"winner": 1 - f.seat, "reason": "forfeit", "detail": f"{SEATS[f.seat]} forfeits: {f.reason}",
+            return {"winner": 1 - f.seat, "reason": "forfeit",
+                    "detail": Said("online.forfeitsLine", seat=SEATS[f.seat], why=f.reason),
                     "head": self.head, "messages": len(self.log)}
         if self.abandoned:
             seat, why = self.abandoned
-            return {"winner": 1 - seat, "reason": "abandonment", "detail": f"{SEATS[seat]} abandoned the game: {why}",
+            return {"winner": 1 - seat, "reason": "abandonment",
+                    "detail": Said("online.abandonedLine", seat=SEATS[seat], why=why),
                     "head": self.head, "messages": len(self.log)}
         p = self.public
         return {"winner": p.winner if p and p.over else -1, "reason": p.reason if p and p.over else "",

@@ -4,11 +4,13 @@ The link itself is the asyncio wormhole client in ``online.mailbox``.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any
 
+from toybattle.said import Said
+
+from .. import bounded
 from .wire import MAX_DEPTH, depth
 
 APPID = "toybattle.games/online-play/1"
@@ -33,19 +35,22 @@ class Silence(LinkError):
 
 
 class Garbled(LinkError):
-    """The other peer sent bytes that are not a toybattle message (too big, too deep, not JSON)."""
+    """The other peer sent bytes that are not a toybattle message (too big, too deep, not JSON); the message
+    says what it sent ("the other player sent a message over 65536 bytes")."""
 
 
 def parse(raw: object) -> dict[str, Any]:
     """One wire message's bytes as a JSON object, bounded in size and nesting before use (Garbled if not)."""
     if not isinstance(raw, bytes) or len(raw) > MAX_WIRE:
-        raise Garbled(f"the other player sent a message over {MAX_WIRE} bytes")
+        raise Garbled(Said("online.peer.sent", what=Said("wire.tooBig", n=MAX_WIRE)))
     try:
-        obj = json.loads(raw.decode())
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise Garbled("the other player sent something that is not a toybattle message") from None
+        obj = bounded.loads(raw, MAX_DEPTH)  # the nesting is bounded before the JSON reader sees it
+    except bounded.TooDeep:
+        if bounded.nesting(raw.decode(errors="replace"), MAX_DEPTH) > MAX_DEPTH:
+            raise Garbled(Said("online.peer.sent", what=Said("wire.deep", n=MAX_DEPTH))) from None
+        raise Garbled(Said("online.peer.sent", what=Said("wire.garbled"))) from None
     if not isinstance(obj, dict):
-        raise Garbled("the other player sent something that is not a toybattle message")
+        raise Garbled(Said("online.peer.sent", what=Said("wire.garbled")))
     if depth(obj) > MAX_DEPTH:
-        raise Garbled(f"the other player sent a message nested deeper than {MAX_DEPTH} levels")
+        raise Garbled(Said("online.peer.sent", what=Said("wire.deep", n=MAX_DEPTH)))
     return obj

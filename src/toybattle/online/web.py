@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import sys
 from collections.abc import Coroutine
 from typing import Any
@@ -38,15 +37,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..app.server import Part, relay_url
-from ..app.session import Refused, Session, new_token
+from toybattle.said import Said, localize, of_error
+
+from ..app.guard import relay_url
+from ..app.json_api import error_response, page_language
+from ..app.server import Part
+from ..app.session import Refused, Session, echo, new_token, same_secret
 from ..app.view import log_lines, seat_view
 from ..chat import ChatRefused
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
+from .game import OnlineGame, Options, Rooms, SessionError
 from .protocol import Match
-from .session import Game, Options, Rooms, SessionError
 
 log = logging.getLogger("toybattle.online")
 
@@ -57,7 +60,7 @@ def _rooms() -> Rooms:
     from .mailbox.client import Rooms as MailboxRooms
     if sys.platform != "emscripten":
         return MailboxRooms()
-    from .mailbox.browser import connect_browser
+    from .mailbox.browser_socket import connect_browser
     return MailboxRooms(connect_browser)
 
 
@@ -83,7 +86,7 @@ class WebPlayer:
         if self.session:
             self.session.record(msg)
             push = asyncio.get_running_loop().create_task(self.session.changed())
-            # the first message agreed after a choice is always this seat's own (Game sends it at once)
+            # the first message agreed after a choice is always this seat's own (OnlineGame sends it at once)
             if self.applied and not self.applied.done():
                 self.applied.set_result(push)
 
@@ -131,7 +134,7 @@ class OnlineSession(Session):
 
     kind = "online"
 
-    def __init__(self, game: Game, player: WebPlayer, code: str = ""):
+    def __init__(self, game: OnlineGame, player: WebPlayer, code: str = ""):
         super().__init__()
         self.game = game
         self.player = player
@@ -145,8 +148,8 @@ class OnlineSession(Session):
         self._choice: asyncio.Future[str] | None = None
         self._pushes: set[asyncio.Task[None]] = set()
         game.on_silence = self._ask
-        game.on_wait = self._push
-        game.on_presence = self._push
+        game.on_wait = self.push
+        game.on_presence = self.push
         game.on_chat = self._chat_in
 
     @property
@@ -158,7 +161,8 @@ class OnlineSession(Session):
     def match(self) -> Match:
         return self.game.m
 
-    def _push(self) -> None:
+    def push(self) -> None:
+        """Send every page of this game its view again, soon (a wait began, presence changed, a move)."""
         task = asyncio.get_running_loop().create_task(self.changed())
         self._pushes.add(task)
         task.add_done_callback(self._pushes.discard)
@@ -179,14 +183,14 @@ class OnlineSession(Session):
 
     async def chat(self, seat: int, text: object = None, phrase: object = None) -> None:
         if self.game.link is None or not self.game.playing:
-            raise Refused("the other player is not connected: the chat line is not sent")
+            raise Refused(Said("chat.away"))
         await super().chat(seat, text, phrase)
 
     async def send_chat(self, entry: dict[str, Any]) -> None:
         try:
             self.game.chat({k: v for k, v in entry.items() if k in ("text", "phrase")})
         except SessionError as e:
-            raise Refused(str(e)) from None
+            raise Refused(of_error(e)) from None
 
     def _chat_in(self, line: dict[str, str]) -> None:
         seat = 1 - self.match.me
@@ -200,11 +204,11 @@ class OnlineSession(Session):
 
     def choose_on_silence(self, choice: str) -> None:
         if self._choice is None or self._choice.done():
-            raise Refused("the other player is not past its time limit")
+            raise Refused(Said("error.notPastLimit"))
         self._choice.set_result(choice)
 
     def seat_of(self, token: object) -> int | None:
-        if isinstance(token, str) and secrets.compare_digest(token, self.token):
+        if same_secret(token, self.token):  # the one comparison of a secret (any text: a wrong token)
             return self.match.me
         return None
 
@@ -212,7 +216,7 @@ class OnlineSession(Session):
         m = self.match
         d = self.game.deadline
         facts = {"id": self.id, "kind": "online", "code": self.code, "error": self.error,
-                 "forfeit": m.forfeit and f"{SEATS[m.forfeit.seat]} forfeits: {m.forfeit.reason}",
+                 "forfeit": m.forfeit and Said("online.forfeitsLine", seat=SEATS[m.forfeit.seat], why=m.forfeit.reason),
                  "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": round(d[2], 1)},
                  "silent": self.silent, "presence": self.game.presence() if self.game.playing else None}
         res = m.result()
@@ -222,16 +226,15 @@ class OnlineSession(Session):
             v = seat_view(m.observation(), seat, log=self.journal.lines[-300:], game=facts)
         if res["reason"] in ("forfeit", "abandonment"):  # both players read the same sentence
             winner = SEATS[res["winner"]]
+            loser, why = (m.forfeit.seat, m.forfeit.reason) if m.forfeit else m.abandoned or (1 - res["winner"], "")
+            said = Said("online.forfeits" if m.forfeit else "online.abandoned", seat=SEATS[loser], why=why)
             v.update(over=True, winner=winner, reason=res["reason"], legal=None, can_undo=False, actor=None,
-                     result=f"{winner.capitalize()} wins: {res['detail']}.", prompt=f"{res['detail']}.")
+                     result=Said("end.wins", seat=winner.capitalize(), how=said), prompt=said)
         elif self.silent:
-            other = SEATS[1 - m.me].capitalize()
-            v.update(legal=None, can_undo=False,
-                     prompt=f"{other} is past its time limit: claim the game, keep waiting, or close the room.")
+            v.update(legal=None, can_undo=False, prompt=Said("online.pastLimit", seat=SEATS[1 - m.me].capitalize()))
         elif self.resuming:  # the room is reopened: the board stays as it was until the other player is back
             v.update(legal=None, can_undo=False, waiting_peer=True,
-                     prompt=f"Room code {self.code}: your friend chooses Resume on this game and types it"
-                     if self.code else "Rejoining the room…")
+                     prompt=Said("online.resumeCode", code=self.code) if self.code else Said("online.rejoining"))
         elif self.error:  # the game stopped here (it is saved): say why where the prompt stands
             v.update(legal=None, can_undo=False, prompt=self.error)
         elif v.get("legal") and (self.player.waiting is None or self.player.waiting.done()):
@@ -248,7 +251,7 @@ class OnlineSession(Session):
         try:
             a = parse_action(action, obs.b)
         except ValueError as e:
-            raise Refused(str(e)) from None
+            raise Refused(of_error(e)) from None
         why = obs.refusal(a)
         if why:
             raise Refused(why)
@@ -263,17 +266,17 @@ class OnlineSession(Session):
         view of it pushed: the server's ``ok`` follows the view of the change, as for any game."""
         waiting, task = self.player.waiting, self.task
         if waiting is None or task is None:
-            raise Refused("it is not your move")
+            raise Refused(Said("error.notYourMove"))
         applied = self.player.applied = asyncio.get_running_loop().create_future()
         waiting.set_result(action)
         await asyncio.wait([applied, task], return_when=asyncio.FIRST_COMPLETED)
         if not applied.done():  # the game stopped before the message went out; the prompt says why
-            raise Refused(self.error or "the online game stopped")
+            raise Refused(self.error or Said("error.onlineStopped"))
         await applied.result()
 
     def _my_decision(self) -> State:
         if self.player.waiting is None or self.player.waiting.done():
-            raise Refused("it is not your move (the other player, or the joint randomness, is due)")
+            raise Refused(Said("error.notYourMoveWhy"))
         return self.match.observation()
 
     @property
@@ -307,10 +310,10 @@ class OnlineSession(Session):
             try:
                 await coro
             except SessionError as e:
-                self.error = str(e)
+                self.error = of_error(e)
             except Exception as e:  # the app must stay up whatever happens to one room
                 log.exception("online game failed")
-                self.error = f"the online game stopped: {e}"
+                self.error = Said("error.onlineStoppedWhy", why=of_error(e))
             await self.changed()
         self.task = asyncio.get_running_loop().create_task(guarded())
         self.task.add_done_callback(lambda _: self.release_if_idle())  # its last message may end the game
@@ -320,7 +323,7 @@ class OnlineSession(Session):
 def _limit(body: dict[str, Any], key: str, default: float) -> float:
     value = body.get(key, default)
     if not isinstance(value, int | float) or isinstance(value, bool) or not 1 <= value <= 7 * 86400:
-        raise Refused(f"{key} is a number of seconds between 1 and 604800")
+        raise Refused(Said("error.seconds", limit=key))
     return float(value)
 
 
@@ -328,13 +331,13 @@ def _options(ctx: Any, body: dict[str, Any]) -> Options:
     try:  # checked before anything is dialled (the app's guard lets only the player's own page ask)
         relay = relay_url(body.get("relay") or transport.default_relay())
     except ValueError as e:
-        raise Refused(str(e)) from None
+        raise Refused(of_error(e)) from None
     terrain = body.get("terrain") or "castle"
     if terrain not in TERRAIN_IDS:
-        raise Refused(f"unknown terrain {terrain!r}")
+        raise Refused(Said("error.unknownTerrain", what=echo(terrain)))
     seat = body.get("seat") or "blue"
     if seat not in SEATS:
-        raise Refused("seat must be blue or red")
+        raise Refused(Said("error.seat"))
     return Options(relay=relay, db=str(ctx.store.path), terrain=terrain, first_game=bool(body.get("first_game")),
                    seat=SEATS.index(seat), move_limit=_limit(body, "move_limit", Options.move_limit),
                    reply_limit=_limit(body, "reply_limit", Options.reply_limit))
@@ -346,7 +349,7 @@ async def _body(request: Request) -> dict[str, Any]:
     except ValueError:
         body = None
     if not isinstance(body, dict):
-        raise Refused("send a JSON object")
+        raise Refused(Said("error.jsonObject"))
     return body
 
 
@@ -356,11 +359,11 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     it is shown, not connected (see resume)."""
     token = (row.meta.get("app") or {}).get("token")
     if not isinstance(token, str):
-        raise ValueError("this online game was not played in the app (resume it with toybattle host/join --resume)")
+        raise ValueError(Said("error.notInApp"))
     journal = SeatLog()  # the log is rebuilt as the history replays
     match, relay, local = persist.replay(row, finished=True, seen=journal.record)  # the row read off the loop
     player = WebPlayer()
-    game = Game(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store,
+    game = OnlineGame(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store,
                 rooms=_rooms())
     game.match, game.local_id, game.extra = match, local, {"app": {"token": token}}
     game.room = persist.room(row)
@@ -369,12 +372,12 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     session.journal = journal
     if match.finished:
         return session
-    session.error = "The connection closed; the game is saved. Resume it from Your games."
+    session.error = Said("error.connectionClosed")
     if game.room is not None:
         with contextlib.suppress(RuntimeError):  # no loop running (a script): shown, not connected
             asyncio.get_running_loop()
             session.error = ""
-            game.on_play = session._push  # the board leaves "rejoining", whoever moves next
+            game.on_play = session.push  # the board leaves "rejoining", whoever moves next
             session.run(game.rejoin())
     return session
 
@@ -386,9 +389,9 @@ def routes(ctx: Any) -> list[Route]:
         try:
             opts = _options(ctx, await _body(request))
         except Refused as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return error_response(of_error(e))
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
+        game = OnlineGame(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player)
         game.extra = {"app": {"token": session.token}}
         ready = asyncio.get_running_loop().create_future()
@@ -401,7 +404,7 @@ def routes(ctx: Any) -> list[Route]:
         task = session.run(game.host(on_code))
         await asyncio.wait([ready, task], return_when=asyncio.FIRST_COMPLETED)
         if not ready.done():
-            return JSONResponse({"error": session.error}, status_code=400)
+            return error_response(session.error)
         return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
                              "seat": SEATS[session.match.me]})
 
@@ -410,19 +413,21 @@ def routes(ctx: Any) -> list[Route]:
             body = await _body(request)
             opts = _options(ctx, body)
         except Refused as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return error_response(of_error(e))
         code = body.get("code")
         if not isinstance(code, str):
-            return JSONResponse({"error": "type the room code, e.g. 7-guitarist-revenge"}, status_code=400)
+            return error_response(Said("error.roomCode"))
+        if not transport.CODE_RE.fullmatch(code.strip().lower()):
+            return error_response(Said("error.notRoomCode", code=repr(code.strip().lower()[:40])))
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
+        game = OnlineGame(opts, player, log.info, store=ctx.store, rooms=_rooms())
         session = OnlineSession(game, player, code.strip().lower())
         game.extra = {"app": {"token": session.token}}
         task = session.run(game.join(code))
         while game.match is None and not task.done():
             await asyncio.sleep(0.02)
         if game.match is None:
-            return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
+            return error_response(session.error or Said("error.roomClosed"))
         ctx.games.add(session)
         return JSONResponse({"game": session.id, "token": session.token, "seat": SEATS[session.match.me]})
 
@@ -431,26 +436,26 @@ def routes(ctx: Any) -> list[Route]:
             body = await _body(request)
             old = await ctx.games.fetch(body.get("game"))
             if not isinstance(old, OnlineSession) or old.seat_of(body.get("token")) is None:
-                raise Refused("no such online game in this app (or not your key to it)")
+                raise Refused(Said("error.noOnlineGame"))
             if old.over and old.match.abandoned is None:  # a claimed game may be resumed, if both agree
-                raise Refused(f"game {old.id} is already over")
+                raise Refused(Said("error.alreadyOver", what=old.id))
             if old.connected:
-                raise Refused(f"game {old.id} is still connected (or its room is open)")
+                raise Refused(Said("error.stillConnected", what=old.id))
             code = body.get("code")
             if code is not None and (not isinstance(code, str) or not code.strip()):
-                raise Refused("type the room code your friend was shown, e.g. 7-guitarist-revenge")
+                raise Refused(Said("error.roomCodeFriend"))
             opts = _options(ctx, body)
             if not body.get("relay"):
                 opts.relay = ""  # the mailbox it was stored with
         except Refused as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return error_response(of_error(e))
         opts.resume = old.id
         player = WebPlayer()
-        game = Game(opts, player, log.info, store=ctx.store, rooms=_rooms())
+        game = OnlineGame(opts, player, log.info, store=ctx.store, rooms=_rooms())
         try:
             await game.load()  # the stored history, replayed through every check (nothing is written)
         except SessionError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return error_response(of_error(e))
         game.extra = {"app": {"token": old.token}}
         session = OnlineSession(game, player, code.strip().lower() if code else "")
         session.token = old.token
@@ -465,13 +470,13 @@ def routes(ctx: Any) -> list[Route]:
 
         def on_play() -> None:
             playing.set_result(None)
-            session._push()  # the board leaves "waiting", whoever moves next
+            session.push()  # the board leaves "waiting", whoever moves next
 
         game.on_play = on_play
         task = session.run(game.host(on_code) if code is None else game.join(code))
         await asyncio.wait([ready if code is None else playing, task], return_when=asyncio.FIRST_COMPLETED)
         if (code is None and not ready.done()) or (code is not None and not playing.done()):
-            return JSONResponse({"error": session.error or "the room closed"}, status_code=400)
+            return error_response(session.error or Said("error.roomClosed"))
         ctx.games.add(session)
         return JSONResponse({"game": session.id, "token": session.token, "code": session.code,
                              "seat": SEATS[session.match.me]})
@@ -480,7 +485,7 @@ def routes(ctx: Any) -> list[Route]:
         body = await _body(request)
         s = await ctx.games.fetch(body.get("game"))
         if not isinstance(s, OnlineSession) or s.seat_of(body.get("token")) is None:
-            raise Refused("no such online game in this app (or not your key to it)")
+            raise Refused(Said("error.noOnlineGame"))
         return s
 
     async def close(request: Request) -> JSONResponse:
@@ -489,9 +494,9 @@ def routes(ctx: Any) -> list[Route]:
         try:
             s = await mine(request)
             if not s.offers()["close"]:
-                raise Refused(f"game {s.id} has no room waiting for the other player")
+                raise Refused(Said("error.noRoom", what=s.id))
         except Refused as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return error_response(of_error(e))
         task = s.task
         if s.silent:
             s.choose_on_silence("close")
@@ -501,7 +506,7 @@ def routes(ctx: Any) -> list[Route]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         s.code = ""
-        s.error = "You closed the room; the game is saved. Resume it from Your games."
+        s.error = Said("error.youClosed")
         await s.changed()
         return JSONResponse({"game": s.id, "closed": True})
 
@@ -512,21 +517,23 @@ def routes(ctx: Any) -> list[Route]:
                 s = await mine(request)
                 s.choose_on_silence(choice)
             except Refused as e:
-                return JSONResponse({"error": str(e)}, status_code=400)
+                return error_response(of_error(e))
             if choice == "claim" and s.task:
                 await s.task
-            return JSONResponse({"game": s.id, choice: True, "result": s.match.result() if s.over else None})
+            return JSONResponse(localize({"game": s.id, choice: True, "result": s.match.result() if s.over else None},
+                                         page_language(request)))
         return answer
 
     async def status(request: Request) -> JSONResponse:
         s = await ctx.games.fetch(request.path_params["game"])  # a finished game left memory: from the file
         if not isinstance(s, OnlineSession) or s.seat_of(request.query_params.get("token", "")) is None:
-            return JSONResponse({"error": "no such online game in this app (or not your key to it)"}, status_code=404)
+            return error_response(Said("error.noOnlineGame"), 404)
         d = s.game.deadline
-        return JSONResponse({"game": s.id, "code": s.code, "started": s.match.public is not None,
+        return JSONResponse(localize({"game": s.id, "code": s.code, "started": s.match.public is not None,
                              "over": s.over, "error": s.error, "result": s.match.result() if s.over else None,
                              "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing,
-                             "silent": s.silent, "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": d[2]}})
+                             "silent": s.silent, "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": d[2]}},
+                                     page_language(request)))
 
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),
             Route("/api/online/resume", resume, methods=["POST"]), Route("/api/online/close", close, methods=["POST"]),

@@ -9,20 +9,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..chat import MAX_CHAT
-from .protocol import MAX_CHAINED, MAX_REASON
+from toybattle.said import Said
+
+from ..chat import MAX_CHAT, ChatRefused, clean
+from .protocol import MAX_CHAINED, MAX_REASON, clean_reason
 
 MAX_DEPTH = 6  # the deepest message (a hello's setup) nests 3 levels
 MAX_MESSAGES = 20_000  # hashes in a hello / messages in a sync (a long game sends a few hundred)
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-HASH = re.compile(r"^[0-9a-f]{64}$")
+# every pattern here is used with fullmatch: no padding, no trailing newline (a "$" would let one through)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+HASH = re.compile(r"[0-9a-f]{64}")
+TERRAIN = re.compile(r"[a-z0-9_-]{1,40}")
 # the wire's own version, beside the chain's (protocol.PROTOCOL): both go in the version exchange, and peers
 # must agree on both. 2: ``here`` (presence), and a ``hello`` in the middle of a game (a side came back)
 WIRE = 2
 FIELDS = {"hello": {"k", "resume", "setup", "hashes"}, "sync": {"k", "msgs"}, "msg": {"k", "m"},
           "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}, "here": {"k"}}
 CHAT_PHRASE = {"k", "phrase"}  # the other shape of a chat line: a quick phrase's key, said in each reader's words
-PHRASE = re.compile(r"^[a-z]{1,20}$")  # its shape; whether it is a phrase this program knows is chat.said's
+PHRASE = re.compile(r"[a-z]{1,20}")  # its shape; whether it is a phrase this program knows is chat.said's
 SETUP = {"game", "terrain", "first_game", "host_seat"}
 
 
@@ -46,42 +50,46 @@ def depth(obj: Any, limit: int = MAX_DEPTH) -> int:
 
 
 def game_id(value: Any) -> str:
-    if not (isinstance(value, str) and GAME_ID.match(value)):
-        raise Malformed("a game id is 1 to 40 letters, digits, '-' or '_'")
+    if not (isinstance(value, str) and GAME_ID.fullmatch(value)):
+        raise Malformed(Said("wire.gameId"))
     return value
 
 
 def check(obj: Any) -> dict[str, Any]:
     """``obj`` if it is a well-formed wire message, else Malformed."""
     if not isinstance(obj, dict):
-        raise Malformed("a message is a JSON object")
+        raise Malformed(Said("wire.notObject"))
     kind = obj.get("k")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise Malformed("a message of an unknown kind")
+        raise Malformed(Said("wire.unknownKind"))
     if kind == "chat" and set(obj) == CHAT_PHRASE:
         if not (isinstance(obj["phrase"], str) and PHRASE.fullmatch(obj["phrase"])):
-            raise Malformed("a quick phrase that is not a key of 1 to 20 small letters")
+            raise Malformed(Said("wire.phrase"))
         return obj
     if set(obj) != FIELDS[kind]:
-        raise Malformed(f"a {kind} message with other fields than {', '.join(sorted(FIELDS[kind]))}")
+        raise Malformed(Said("wire.fields", kind=kind, fields=", ".join(sorted(FIELDS[kind]))))
     if kind == "hello":
         _hello(obj)
     elif kind == "sync":
         msgs = obj["msgs"]
         if not (isinstance(msgs, list) and len(msgs) <= MAX_MESSAGES and
                 all(isinstance(m, str) and len(m) <= MAX_CHAINED for m in msgs)):
-            raise Malformed("a sync message whose messages are not a list of chained texts")
+            raise Malformed(Said("wire.sync"))
     elif kind == "msg":
         if not (isinstance(obj["m"], str) and len(obj["m"]) <= MAX_CHAINED):
-            raise Malformed(f"a chained message that is not a text of at most {MAX_CHAINED} characters")
+            raise Malformed(Said("wire.chained", n=MAX_CHAINED))
     elif kind == "here":  # outside the chain: "I am still connected" (presence), nothing more
         pass
     elif kind == "chat":  # outside the chain: a short text, never stored
         if not (isinstance(obj["text"], str) and 0 < len(obj["text"]) <= MAX_CHAT):
-            raise Malformed(f"a chat message that is not a text of 1 to {MAX_CHAT} characters")
-    elif not (obj["seat"] in (0, 1) and type(obj["seat"]) is int and isinstance(obj["reason"], str)
+            raise Malformed(Said("wire.chat", n=MAX_CHAT))
+        if not _clean_chat(obj["text"]):  # what chat.clean sends: the same rule on both sides
+            raise Malformed(Said("wire.chatPadding"))
+    elif not (type(obj["seat"]) is int and obj["seat"] in (0, 1) and isinstance(obj["reason"], str)
               and len(obj["reason"]) <= MAX_REASON):
-        raise Malformed(f"a forfeit notice without a seat and a reason of at most {MAX_REASON} characters")
+        raise Malformed(Said("wire.forfeit", n=MAX_REASON))
+    elif clean_reason(obj["reason"]) != obj["reason"] or not obj["reason"]:
+        raise Malformed(Said("wire.reason"))
     return obj
 
 
@@ -91,12 +99,21 @@ def _hello(obj: dict[str, Any]) -> None:
     setup = obj["setup"]
     if setup is not None:
         if not (isinstance(setup, dict) and set(setup) == SETUP):
-            raise Malformed("a hello whose game setup is not {game, terrain, first_game, host_seat}")
+            raise Malformed(Said("wire.setup", fields="{game, terrain, first_game, host_seat}"))
         game_id(setup["game"])
-        if not (isinstance(setup["terrain"], str) and type(setup["first_game"]) is bool
+        if not (isinstance(setup["terrain"], str) and TERRAIN.fullmatch(setup["terrain"])
+                and type(setup["first_game"]) is bool
                 and type(setup["host_seat"]) is int and setup["host_seat"] in (0, 1)):
-            raise Malformed("a hello whose game setup has wrong types")
+            raise Malformed(Said("wire.setupTypes"))
     hashes = obj["hashes"]
     if not (isinstance(hashes, list) and len(hashes) <= MAX_MESSAGES and
-            all(isinstance(h, str) and HASH.match(h) for h in hashes)):
-        raise Malformed("a hello whose history is not a list of SHA-256 hashes")
+            all(isinstance(h, str) and HASH.fullmatch(h) for h in hashes)):
+        raise Malformed(Said("wire.hashes"))
+
+
+def _clean_chat(text: str) -> bool:
+    """Whether ``text`` is a chat line as ``chat.clean`` makes one (trimmed, no control characters)."""
+    try:
+        return clean(text) == text
+    except ChatRefused:
+        return False

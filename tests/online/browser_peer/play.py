@@ -1,4 +1,4 @@
-"""One online game in the browser (Pyodide): a random bot plays a Game whose rooms go through the
+"""One online game in the browser (Pyodide): a random bot plays an OnlineGame whose rooms go through the
 browser's WebSocket. peer.js calls ``main(args)``; args (JSON): relay, seed, and the code to join
 (without one it hosts and sets window.roomCode). Answers the result as JSON, or {"error": line}."""
 import asyncio
@@ -7,9 +7,9 @@ import json
 import js
 
 from toybattle.bots import make_bot
-from toybattle.online.mailbox.browser import connect_browser
+from toybattle.online.game import OnlineGame, Options, SessionError
+from toybattle.online.mailbox.browser_socket import connect_browser
 from toybattle.online.mailbox.client import Rooms
-from toybattle.online.session import Game, Options, SessionError
 
 
 class Bot:
@@ -27,7 +27,7 @@ def on_code(code):
 
 async def main(raw):
     args = json.loads(raw)
-    game = Game(Options(relay=args["relay"], db="/tmp/games.sqlite3", seed=args["seed"], move_limit=30,
+    game = OnlineGame(Options(relay=args["relay"], db="/tmp/games.sqlite3", seed=args["seed"], move_limit=30,
                         reply_limit=30, wait=30),
                 Bot(), print, rooms=Rooms(connect_browser))
     try:

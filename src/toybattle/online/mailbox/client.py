@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import re
 import secrets
 import time
 from collections import defaultdict
@@ -40,10 +41,14 @@ from functools import cache
 from importlib import resources
 from typing import Any, Protocol
 
+from toybattle.said import Said, of_error
+
+from ... import bounded
 from ..protocol import PROTOCOL
 from ..transport import APPID, CODE_RE, Garbled, LinkError, Silence, parse
 from ..wire import WIRE
-from .primitives import CryptoError, Primitives, default
+from .backend import default
+from .primitives import CryptoError, Primitives
 from .spake2 import PakeError, Spake2
 
 log = logging.getLogger("toybattle.online.mailbox")
@@ -56,6 +61,13 @@ KEEPALIVE, PONG_WAIT = 10.0, 5.0
 # back within seconds, each second waited past its return is a second the game stands still, and one attempt
 # every two seconds is nothing to a mailbox
 BACKOFF = (0.2, 0.5, 1.0, 1.5, 2.0)
+# what the other side may put in the mailbox is read strictly (fullmatch: no padding, no "007", no "²"):
+PHASE = re.compile(r"0|[1-9][0-9]{0,8}")  # a numbered phase, in canonical decimal
+NAMED = re.compile(r"[a-z][a-z0-9_-]{0,39}")  # a named phase (pake, version, the wormhole's dilate-0): ignored
+HEX = re.compile(r"(?:[0-9a-f]{2})*")  # a body: lowercase hex
+FRAME_DEPTH = 8  # bracket levels of a mailbox frame (the deepest, a nameplates list, has 3)
+BODY_DEPTH = 3  # bracket levels of the PAKE message and the version box (2 for an honest one)
+AHEAD = 10_000  # a numbered phase this far past the next one expected is refused (nothing honest gets there)
 
 
 class Socket(Protocol):
@@ -189,7 +201,7 @@ class _Connection:
         try:
             sock = await self.connect(self.relay)
         except (OSError, ValueError):
-            raise LinkError(f"cannot reach the mailbox at {self.relay}") from None
+            raise LinkError(Said("online.link.unreachable", relay=self.relay)) from None
         self._sock, self._out, self._arrived = sock, asyncio.Queue(), []
         dead: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._tasks = [asyncio.ensure_future(self._read(sock, dead)), asyncio.ensure_future(self._write(sock)),
@@ -198,10 +210,10 @@ class _Connection:
             welcome = (await self.reply("welcome", within=dead)).get("welcome")
         except LinkError:
             self._detach()
-            raise LinkError(f"cannot reach the mailbox at {self.relay}") from None
+            raise LinkError(Said("online.link.unreachable", relay=self.relay)) from None
         if isinstance(welcome, dict) and "error" in welcome:
             self._detach()
-            self._fail(f"the mailbox at {self.relay} refused us: {welcome['error']}")
+            self._fail(Said("online.link.refused", relay=self.relay, error=str(welcome["error"])[:200]))
             raise LinkError(self.lost.result())
         self.tx("bind", appid=APPID, side=self.side, client_version=["python", "toybattle"])
 
@@ -258,7 +270,7 @@ class _Connection:
                     if waiter is not None and not waiter.done():
                         waiter.set_result(None)
                 elif kind == "error":
-                    self._fail(f"the mailbox at {self.relay} refused: {str(msg.get('error'))[:200]}")
+                    self._fail(Said("online.link.mailboxRefused", relay=self.relay, error=str(msg.get("error"))[:200]))
                 elif isinstance(kind, str) and kind != "ack":
                     self.replies[kind].put_nowait(msg)
         except (EOFError, OSError):
@@ -295,7 +307,7 @@ class _Connection:
         if self.closed or self.lost.done():
             return
         if self.mailbox is None:
-            self._fail("the mailbox closed the connection")
+            self._fail(Said("online.link.mailboxClosed"))
             return
         if self.on_status:
             self.on_status(False)
@@ -310,7 +322,7 @@ class _Connection:
             try:
                 await self.reopen()
             except RoomGone as e:
-                self._fail(str(e))
+                self._fail(of_error(e))
                 return
             except (LinkError, OSError, EOFError) as e:  # still unreachable: try again later
                 log.debug("reconnecting to %s failed: %s", self.relay, e)
@@ -336,8 +348,7 @@ class _Connection:
         await self.ping(REPLY_WAIT, self._tasks[-1])
         held = list(self._arrived)  # the mailbox sends what it holds on ``open``, all before the pong
         if sent_before and not any(side == self.side for side, _ in held):
-            raise RoomGone(f"the mailbox at {self.relay} no longer holds this room (it forgets a room left alone "
-                           "for about ten minutes)")
+            raise RoomGone(Said("online.link.gone", relay=self.relay))
         for phase, body in self.pending.items():
             self.tx("add", phase=phase, body=body)
         self.online.set()
@@ -355,7 +366,7 @@ class _Connection:
         finally:
             self._pongs.pop(token, None)
         if not answered.done():
-            raise LinkError(f"the mailbox at {self.relay} does not answer")
+            raise LinkError(Said("online.link.noAnswer", relay=self.relay))
 
     async def alive(self) -> bool:
         """Whether the mailbox answers now; a socket that does not is dropped (and reopened)."""
@@ -393,8 +404,8 @@ class _Connection:
         if self.lost.done():
             raise LinkError(self.lost.result())
         if within is not None and within.done():
-            raise LinkError("the mailbox closed the connection")
-        raise LinkError(f"the mailbox at {self.relay} does not answer")
+            raise LinkError(Said("online.link.mailboxClosed"))
+        raise LinkError(Said("online.link.noAnswer", relay=self.relay))
 
     async def from_peer(self, phase: str, timeout: float | None) -> Msg:
         """The other side's message of ``phase`` (earlier phases of the handshake only come first)."""
@@ -402,7 +413,7 @@ class _Connection:
             msg = await asyncio.wait_for(self.peer.get(), timeout)
             if msg is None:
                 self.peer.put_nowait(None)
-                raise LinkError(f"the connection closed ({self.lost.result()})")
+                raise LinkError(Said("online.link.closed", error=self.lost.result()))
             if msg.get("phase") == phase:
                 return msg
 
@@ -423,7 +434,7 @@ class _Connection:
         self._out.put_nowait(None)
         self.online.clear()
         self._detach()
-        self._fail("this side left the room")
+        self._fail(Said("online.link.left"))
 
 
 async def _close_quietly(sock: Socket) -> None:
@@ -433,10 +444,17 @@ async def _close_quietly(sock: Socket) -> None:
 
 def _parse(raw: str) -> Msg:
     try:
-        msg = json.loads(raw)
-    except (ValueError, RecursionError):
+        msg = bounded.loads(raw, FRAME_DEPTH)  # the nesting bounded before the reader sees it
+    except ValueError:
         return {}
     return msg if isinstance(msg, dict) else {}
+
+
+def _hex(value: object) -> str:
+    """``value`` if it is lowercase hex (ValueError if not): a body from the mailbox is read strictly."""
+    if not (isinstance(value, str) and HEX.fullmatch(value)):
+        raise ValueError("not hex")
+    return value
 
 
 class Link:
@@ -509,22 +527,28 @@ class Link:
         msg = await asyncio.wait_for(self._conn.peer.get(), timeout)
         if msg is None:
             self._conn.peer.put_nowait(None)
-            raise LinkError(f"the connection closed ({self._conn.lost.result()})")
+            raise LinkError(Said("online.link.closed", error=self._conn.lost.result()))
         return msg
 
     def _take(self, msg: Msg) -> None:
         """Keep a numbered message from the other side (they are delivered strictly in order)."""
-        phase = msg.get("phase")
-        if msg.get("side") != self._their_side or not isinstance(phase, str) or not phase.isdigit():
-            return  # the version again, or a phase this program does not use: ignored, as the wormhole does
+        phase, body = msg.get("phase"), msg.get("body")
+        if msg.get("side") != self._their_side or not isinstance(phase, str) or NAMED.fullmatch(phase):
+            return  # the version again, or a named phase this program does not use: ignored, as the wormhole does
+        if not PHASE.fullmatch(phase):
+            raise Garbled(Said("wire.phase"))
         n = int(phase)
         if n < self._next or n in self._early:
             return  # taken already (before a restart, say)
+        if n > self._next + AHEAD:
+            raise Garbled(Said("wire.order"))
         try:
-            box = bytes.fromhex(str(msg.get("body")))
+            if not (isinstance(body, str) and HEX.fullmatch(body)):
+                raise ValueError("not hex")
+            box = bytes.fromhex(body)
             self._early[n] = self._crypto.open(phase_key(self._crypto, self._key, self._their_side, phase), box)
-        except (ValueError, CryptoError):
-            raise Garbled("a message from the other player did not decrypt: the connection is not safe") from None
+        except Exception:  # anything wrong with the box: the same refusal, never another exception
+            raise Garbled(Said("wire.undecryptable")) from None
 
     async def close(self, done: bool = True) -> None:
         """Leave the room; ``done=False`` keeps it (an unfinished game comes back to it)."""
@@ -542,7 +566,7 @@ async def _claim(conn: _Connection, nameplate: str) -> None:
     conn.nameplate = nameplate
     mailbox = (await conn.reply("claimed")).get("mailbox")
     if not isinstance(mailbox, str):
-        raise LinkError(f"the mailbox at {conn.relay} gave no mailbox for room {nameplate}")
+        raise LinkError(Said("online.link.noMailbox", relay=conn.relay, code=nameplate))
     conn.open_mailbox(mailbox)
 
 
@@ -554,36 +578,46 @@ async def _meet(conn: _Connection, code: str, host: bool, wait: float | None, cr
         theirs = await conn.from_peer("pake", wait)
     except TimeoutError:
         await conn.close("lonely")
-        raise LinkError(f"nobody joined room {code} within {wait:g} s" if host else
-                        f"nobody is waiting in room {code} (a wrong or expired code?)") from None
+        raise LinkError(Said("online.link.nobodyJoined", code=code, limit=f"{wait:g}") if host else
+                        Said("online.link.nobodyWaiting", code=code)) from None
     conn.release()
     try:
-        key = pake.finish(bytes.fromhex(json.loads(bytes.fromhex(theirs["body"]))["pake_v1"]))
-        side = str(theirs["side"])
-    except (ValueError, KeyError, TypeError, RecursionError, PakeError):
+        body = bounded.loads(bytes.fromhex(_hex(theirs.get("body"))), BODY_DEPTH)
+        if not (isinstance(body, dict) and set(body) == {"pake_v1"}):
+            raise ValueError("not a PAKE message")
+        key = pake.finish(bytes.fromhex(_hex(body["pake_v1"])))
+        side = theirs["side"]
+        if not isinstance(side, str):
+            raise ValueError("no side")
+    except (ValueError, KeyError, TypeError, PakeError):
         await conn.close("scary")
-        raise LinkError(f"the other side of room {code} does not speak the wormhole's PAKE") from None
+        raise LinkError(Said("online.link.noPake", code=code)) from None
     versions = {"app_versions": {"toybattle": {"protocol": PROTOCOL, "wire": WIRE}}}
     conn.add("version", crypto.seal(phase_key(crypto, key, conn.side, "version"), json.dumps(versions).encode()))
     try:
-        box = bytes.fromhex((await conn.from_peer("version", REPLY_WAIT))["body"])
-        theirs_versions = json.loads(crypto.open(phase_key(crypto, key, side, "version"), box))
+        box = bytes.fromhex(_hex((await conn.from_peer("version", REPLY_WAIT)).get("body")))
+        opened = crypto.open(phase_key(crypto, key, side, "version"), box)  # CryptoError: another code
     except TimeoutError:
         await conn.close("lonely")
-        raise LinkError(f"the other side of room {code} went quiet before the game began") from None
-    except (CryptoError, ValueError, KeyError, TypeError, RecursionError):
+        raise LinkError(Said("online.link.quiet", code=code)) from None
+    except (CryptoError, ValueError, KeyError, TypeError):
         await conn.close("scary")
-        raise LinkError(f"someone typed a wrong code for room {code}; the room is closed: start a new one"
-                        if host else f"wrong code {code}: the room is now closed; ask for a new code") from None
+        raise LinkError(Said("online.link.wrongCodeHost", code=code) if host else
+                        Said("online.link.wrongCode", code=code)) from None
+    try:  # it opened, so both typed the same code: what it says is read with its nesting bounded
+        theirs_versions = bounded.loads(opened, BODY_DEPTH)
+    except ValueError:
+        theirs_versions = None  # unreadable: said as no version at all
     link = Link(conn, key, side, code, crypto)
     app = theirs_versions.get("app_versions") if isinstance(theirs_versions, dict) else None
     toy = app.get("toybattle") if isinstance(app, dict) else None
     proto = (toy.get("protocol"), toy.get("wire")) if isinstance(toy, dict) else None
-    if proto != (PROTOCOL, WIRE):
-        said = f"{proto[0]}.{proto[1]}" if proto else "none"
+    if proto is None or [type(v) for v in proto] != [int, int] or proto != (PROTOCOL, WIRE):
+        # only whole numbers are versions (not 2.0, true or "2"); anything else is said as "unknown"
+        said = (f"{proto[0]}.{proto[1]}" if proto and all(type(v) is int and 0 <= v < 10**6 for v in proto)
+                else "unknown" if proto else "none")
         await link.close()
-        raise LinkError(f"the other player's toybattle speaks online protocol {said[:20]}, this one speaks "
-                        f"{PROTOCOL}.{WIRE}: both need the same version")
+        raise LinkError(Said("online.link.protocol", theirs=said[:20], ours=f"{PROTOCOL}.{WIRE}"))
     return link
 
 
@@ -595,7 +629,7 @@ async def host(relay: str, on_code: Callable[[str], Any], wait: float | None = N
         conn.tx("allocate")
         nameplate = (await conn.reply("allocated")).get("nameplate")
         if not isinstance(nameplate, str) or not nameplate.isdigit():
-            raise LinkError(f"the mailbox at {relay} gave no room number")
+            raise LinkError(Said("online.link.noNumber", relay=relay))
         await _claim(conn, nameplate)
         code = f"{nameplate}-{new_words()}"
         on_code(code)
@@ -610,12 +644,12 @@ async def join(relay: str, code: str, wait: float | None = 60.0, connect: Connec
     """Join the room ``code``; LinkError (one line) for a malformed, wrong or expired code."""
     code = code.strip().lower()
     if not CODE_RE.fullmatch(code):
-        raise LinkError(f"{code!r} is not a room code (it looks like 7-guitarist-revenge)")
+        raise LinkError(Said("error.notRoomCode", code=repr(code[:40])))
     conn = await _open(connect, relay)
     try:
         nameplate = code.split("-", 1)[0]
         if not await _listed(conn, nameplate):
-            raise LinkError(f"no room {code} is open (a wrong or expired code?)")
+            raise LinkError(Said("online.link.noRoom", code=code))
         await _claim(conn, nameplate)
         return await _meet(conn, code, False, wait, crypto or default())
     except BaseException:
@@ -640,7 +674,7 @@ async def _listed(conn: _Connection, nameplate: str, patience: float = 2.0) -> b
 
 
 class Rooms:
-    """Opens and joins rooms over one kind of websocket (what online/session.py asks of a transport)."""
+    """Opens and joins rooms over one kind of websocket (what online/game.py asks of a transport)."""
 
     def __init__(self, connect: Connect = connect_websockets):
         self.connect = connect

@@ -14,7 +14,6 @@ group order ``L``, as libsodium takes them.
 """
 from __future__ import annotations
 
-import sys
 from typing import Protocol
 
 L = 2**252 + 27742317777372353535851937790883648493  # the prime order of Ed25519's base point
@@ -107,11 +106,3 @@ class Native:
         except (NaclError, NaclRuntimeError, NaclValueError, TypeError) as e:
             raise CryptoError(f"not a group element ({e})") from None
         return out
-
-
-def default() -> Primitives:
-    """The backend for this platform: the browser's libraries on Pyodide, libsodium elsewhere."""
-    if sys.platform == "emscripten":
-        from .browser_crypto import Browser
-        return Browser()
-    return Native()

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .primitives import CryptoError, L, Primitives, default, scalar
+from .backend import default
+from .primitives import CryptoError, L, Primitives, scalar
 
 SIDE = b"S"
 # python-spake2's blinding element for the symmetric variant (ParamsEd25519.S): fixed by that library's

@@ -27,6 +27,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from toybattle.said import Said, of_error
+
 from ..chat import ChatRefused, Limiter, said
 from ..rules import SEATS, TERRAIN_IDS, State
 from ..store import Store
@@ -118,19 +120,18 @@ def _check_resume(mine: str | None, theirs: str | None) -> None:
     if mine == theirs:
         return
     if mine is None:
-        raise SessionError(f"the other player wants to resume game {theirs}, but this room starts a new game")
+        raise SessionError(Said("online.peer.wantsResume", game=str(theirs)))
     if theirs is None:
-        raise SessionError("the other player came to start a new game, but this room resumes a stored game "
-                           "(they need to resume it too)")
-    raise SessionError(f"the other player resumes game {theirs}, but this room resumes game {mine}")
+        raise SessionError(Said("online.peer.wantsNew"))
+    raise SessionError(Said("online.peer.otherGame", game=str(theirs), game2=mine))
 
 
 def _setup_from(d: Any) -> Setup:
     if not isinstance(d, dict):
-        raise SessionError("the host sent no game setup")
+        raise SessionError(Said("online.peer.noSetup"))
     setup = Setup(d["game"], d["terrain"], d["first_game"], d["host_seat"])  # types checked by wire.check
     if setup.terrain not in TERRAIN_IDS:
-        raise SessionError(f"the host proposes terrain {setup.terrain[:40]!r}, which this program does not know")
+        raise SessionError(Said("online.peer.terrain", terrain=clean_reason(setup.terrain[:40])))
     return setup
 
 
@@ -138,7 +139,7 @@ class Claimed(Exception):
     """This side claimed the game after the other's limit ran out."""
 
 
-class Game:
+class OnlineGame:
     """Runs one game for one peer: handshake, catch-up, then messages until the end."""
 
     def __init__(self, opts: Options, player: Player, say: Callable[[str], None], store: Store | None = None,
@@ -167,11 +168,12 @@ class Game:
         self._heard = Limiter()  # the other player's chat lines
         self._comebacks = Limiter(COMEBACK_BURST, COMEBACK_WINDOW)  # the other player's mid-game hellos
         self._held: asyncio.Future[dict[str, Any]] | None = None  # a message read while this side thought
+        self._opening_clock: tuple[tuple[int, int], float] | None = None  # a required opening: since when due
 
     @property
     def m(self) -> Match:
         if self.match is None:
-            raise SessionError("no game is agreed yet")
+            raise SessionError(Said("online.peer.noGame"))
         return self.match
 
     async def load(self) -> None:
@@ -180,7 +182,7 @@ class Game:
                 self.match, stored_relay, self.local_id = await persist.load(self.store, self.opts.resume)
                 self.room = persist.room(await self.store.get_async(self.local_id))
             except persist.NoSuchGame as e:
-                raise SessionError(str(e)) from None
+                raise SessionError(of_error(e)) from None
             self.relay = self.opts.relay or stored_relay
 
     async def _start(self, setup: Setup, seat: int) -> None:
@@ -221,13 +223,13 @@ class Game:
         each misses, as after a fresh-code resume. SessionError (one line) if the mailbox forgot the room."""
         await self.load()
         if self.room is None:
-            raise SessionError(f"game {self.local_id} has no room to come back to: resume it with a new code")
+            raise SessionError(Said("online.link.noRoomToRejoin", game=str(self.local_id)))
         try:
             link = await self.rooms.rejoin(self.room)
         except RoomGone as e:
-            raise SessionError(f"{e}; resume game {self.local_id} with a new code") from None
+            raise SessionError(Said("online.link.goneResume", why=of_error(e), game=str(self.local_id))) from None
         except LinkError as e:
-            raise SessionError(str(e)) from None
+            raise SessionError(of_error(e)) from None
 
         async def again() -> dict[str, Any]:
             link.send(_hello(self.match, True, None))
@@ -287,7 +289,7 @@ class Game:
         try:
             return await coro
         except LinkError as e:
-            raise SessionError(str(e)) from None
+            raise SessionError(of_error(e)) from None
 
     async def _greeting(self, link: Link, kind: str = "hello", skip: bool = False) -> dict[str, Any]:
         """A message of the handshake: anything wrong with it is one line, and nothing is stored. With
@@ -299,9 +301,9 @@ class Game:
             while skip and obj["k"] in ("msg", "sync"):
                 obj = await self._next(link, "reply")
         except wire.Malformed as e:
-            raise SessionError(f"the other player sent a malformed message ({e})") from None
+            raise SessionError(Said("online.peer.malformed", error=of_error(e))) from None
         if obj["k"] != kind:
-            raise SessionError(f"the other player sent {obj['k']!r} where this program expected {kind!r}")
+            raise SessionError(Said("online.peer.unexpected", kind=clean_reason(str(obj["k"])[:20]), kind2=kind))
         return obj
 
     async def _next(self, link: Link, due: str) -> dict[str, Any]:
@@ -310,38 +312,60 @@ class Game:
         limit = self.opts.move_limit if due == "move" else self.opts.reply_limit
         while True:
             self._wait_for(due, limit)
-            until = time.monotonic() + limit
+            until = self._until(limit)
             try:
                 while True:  # chat lines and presence do not extend the wait
                     obj = wire.check(await self._recv(link, max(0.0, until - time.monotonic())))
                     self._hear_peer()
-                    if obj["k"] == "here":
+                    if obj["k"] == "here" or self._stored_already(obj):
                         continue
                     if obj["k"] != "chat":
                         return obj
                     self._chat_in(obj)
             except Garbled as e:
-                raise wire.Malformed(str(e).removeprefix("the other player sent ")) from None
+                said = of_error(e)  # what the other player sent, without "the other player sent"
+                raise wire.Malformed(dict(said.args).get("what", said) if isinstance(said, Said) else said) from None
             except Silence:
                 self._wait_for(None, 0)
                 if self.playing and not await link.alive():
                     continue  # it is this side that is cut off: the other's silence is not its own
                 if not self.playing or self.match is None:
-                    raise SessionError(f"the other player has been silent for {limit:g} s") from None
+                    raise SessionError(Said("error.silent", n=f"{limit:g}")) from None
                 if self.match.opening_due():
-                    raise Forfeit(1 - self.match.me, f"withheld an opening the protocol requires for {limit:g} s "
-                                                     "(the tiles it committed are never shown)") from None
+                    raise Forfeit(1 - self.match.me, Said("forfeit.withheld", limit=f"{limit:g}")) from None
                 choice = await self._choose_on_silence(due, limit)
                 if choice == "claim":
-                    self.match.claim(1 - self.match.me, f"silent for {limit:g} s while its "
-                                                        f"{'move' if due == 'move' else 'reply'} was due")
+                    due_words = Said("forfeit.due.move" if due == "move" else "forfeit.due.reply")
+                    self.match.claim(1 - self.match.me, Said("forfeit.silent", limit=f"{limit:g}", due=due_words))
                     raise Claimed() from None
                 if choice == "close":
-                    raise SessionError(self._lost(f"the other player has been silent for {limit:g} s")) from None
+                    raise SessionError(self._lost(Said("error.silent", n=f"{limit:g}"))) from None
             except LinkError as e:
-                raise SessionError(self._lost(str(e))) from None
+                raise SessionError(self._lost(of_error(e))) from None
             finally:
                 self._wait_for(None, 0)
+
+    def _stored_already(self, obj: dict[str, Any]) -> bool:
+        """Whether ``obj`` carries only chained messages this side holds already, word for word. Back in a
+        room after a restart, the mailbox delivers again what the other side sent after this side's last
+        word there (an old hello, a catch-up, a move this side took before it stopped): a copy of an agreed
+        message changes nothing, and is no forfeit. (A different message of the same number still is.)"""
+        m = self.match
+        if m is None or obj["k"] not in ("msg", "sync"):
+            return False
+        texts = [obj["m"]] if obj["k"] == "msg" else obj["msgs"]
+        return bool(texts) and set(texts) <= set(m.log)
+
+    def _until(self, limit: float) -> float:
+        """When the wait now ends (monotonic s). A required opening's wait is counted once from when it
+        fell due: nothing else the other side sends (a hello, a chat line) starts it again."""
+        m = self.match
+        if m is None or not m.opening_due():
+            return time.monotonic() + limit
+        due = (len(m.log), m.event)
+        if self._opening_clock is None or self._opening_clock[0] != due:
+            self._opening_clock = (due, time.monotonic())
+        return self._opening_clock[1] + limit
 
     async def _recv(self, link: Link, timeout: float) -> dict[str, Any]:
         held, self._held = self._held, None
@@ -360,10 +384,17 @@ class Game:
             self.on_chat(line)
 
     def chat(self, line: dict[str, str]) -> None:
-        """Send this player's chat line (``chat.said``'s, already rate-limited by the caller)."""
+        """Send this player's chat line (rate-limited by the caller). It is checked here as the other side
+        will check it (``chat.said``, then ``wire.check``): a line the other side would refuse (too long, say)
+        is refused before it is sent, never sent to make this side forfeit. SessionError says why."""
         if self.link is None or not self.playing:
-            raise SessionError("the other player is not connected: the chat line is not sent")
-        self.link.send({"k": "chat", **line})
+            raise SessionError(Said("chat.away"))
+        try:
+            out = {"k": "chat", **said(line.get("text"), line.get("phrase"))}
+            wire.check(out)
+        except (ChatRefused, wire.Malformed) as e:
+            raise SessionError(of_error(e)) from None
+        self.link.send(out)
 
     async def _listening(self, link: Link, choosing: Awaitable[int | None]) -> int | None:
         """Wait for this player's choice while reading the other's chat lines; any other message is
@@ -411,7 +442,7 @@ class Game:
         m = self.match
         if m is None or not m.log:
             return why
-        return f"{why}; game {self.local_id} is saved after message {len(m.log)}"
+        return Said("online.lost", why=why, game=str(self.local_id), n=len(m.log))
 
     # -------------------------------------------------------------- the game itself
 
@@ -443,12 +474,12 @@ class Game:
                     await self._welcome_back(link, obj)
                     continue
                 if obj["k"] != "msg":
-                    raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message during the game")
+                    raise Forfeit(1 - m.me, Said("forfeit.wrongMessage", kind=clean_reason(str(obj["k"])[:20])))
                 await self._take(obj["m"])
         except Forfeit as f:
             return await self._fail(link, f)
         except wire.Malformed as e:
-            return await self._fail(link, Forfeit(1 - m.me, f"sent a malformed message ({e})"))
+            return await self._fail(link, Forfeit(1 - m.me, Said("forfeit.malformed", error=of_error(e))))
         except Claimed:
             await self._save()
         finally:
@@ -462,9 +493,9 @@ class Game:
         what the other misses, checked as always."""
         m = self.m
         if hello["resume"] != m.setup.game:
-            raise Forfeit(1 - m.me, "said hello for another game in the middle of this one")
+            raise Forfeit(1 - m.me, Said("forfeit.otherHello"))
         if not self._comebacks.allow(1):
-            raise Forfeit(1 - m.me, f"came back more than {COMEBACK_BURST} times in {COMEBACK_WINDOW:g} s")
+            raise Forfeit(1 - m.me, Said("forfeit.comeback", n=COMEBACK_BURST, limit=f"{COMEBACK_WINDOW:g}"))
         link.send(_hello(m, True, None))
         await self._catch_up(link, hello)
 
@@ -476,14 +507,13 @@ class Game:
         while same < min(len(mine), len(theirs)) and mine[same] == theirs[same]:
             same += 1
         if same < min(len(mine), len(theirs)):
-            raise Forfeit(1 - m.me, f"its record of the game differs from ours at message {same + 1} "
-                                    "(a rewritten past)")
+            raise Forfeit(1 - m.me, Said("forfeit.rewritten", n=same + 1))
         if len(mine) > same:
             link.send({"k": "sync", "msgs": m.log[same:]})
         elif len(theirs) > same:
             obj = await self._next(link, "reply")
             if obj["k"] != "sync":
-                raise Forfeit(1 - m.me, f"sent a {obj['k']!r} message where its missing history was due")
+                raise Forfeit(1 - m.me, Said("forfeit.noSync", kind=clean_reason(str(obj["k"])[:20])))
             for text in obj["msgs"]:
                 await self._take(text)
 
@@ -518,17 +548,20 @@ class Game:
 
     async def _told(self, obj: dict[str, Any]) -> dict[str, Any]:
         """A forfeit notice. The other peer may concede its own seat; a claim that this seat broke a
-        rule is believed only if this peer's own check of its own messages finds the fault."""
+        rule is believed only if this peer's own check of its own messages finds the fault. A claim that
+        check refutes is the accuser's forfeit: it has stopped the game (it plays no further), and the
+        honest side keeps a result rather than a game that can never end."""
         m = self.m
         seat, reason = obj["seat"], clean_reason(obj["reason"])
         if seat != m.me:
             m.forfeit = Forfeit(seat, reason)
         else:
             own = m.recheck()
-            if own is None:
-                raise SessionError(self._lost(
-                    f"the other player stopped, saying {SEATS[m.me]} broke a rule ({reason[:80]}); not believed: "
-                    "this program's own check of every message it sent finds no fault"))
+            # an opening was due from the accuser: a claim its own check refutes does not put it off
+            if own is None and m.opening_due() and m.expected()[0] != m.me:
+                raise Forfeit(1 - m.me, Said("forfeit.withheldClaim"))
+            if own is None:  # its words are not kept: they are the other program's, and false
+                raise Forfeit(1 - m.me, Said("forfeit.falseClaim", seat=SEATS[m.me]))
             m.forfeit = own
         await self._save()
         return m.result()

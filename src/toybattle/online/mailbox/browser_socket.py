@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from toybattle.said import Said
+
 from ..transport import LinkError
 from .client import Socket
 
@@ -51,7 +53,7 @@ async def connect_browser(url: str) -> Socket:
 
     secure = str(getattr(getattr(js, "location", None), "protocol", "")) == "https:"
     if secure and url.startswith("ws://"):
-        raise LinkError(f"this page is served over https, so its mailbox must be a wss:// address, not {url}")
+        raise LinkError(Said("online.link.https", url=url))
     loop = asyncio.get_running_loop()
     opened: asyncio.Future[None] = loop.create_future()
     inbox: asyncio.Queue[str | None] = asyncio.Queue()

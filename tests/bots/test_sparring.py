@@ -2,8 +2,11 @@
 everywhere, reproducible decisions, no hidden tile among its inputs, and a weights file checked on load."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -12,15 +15,36 @@ from pathlib import Path
 import pytest
 
 import toybattle
-from toybattle.bots import FROZEN, LEVEL_NAMES, LEVELS, make_bot
+from toybattle.bots import FROZEN, LEVEL_NAMES, LEVELS, level, make_bot
+from toybattle.bots import beam as B
 from toybattle.bots import evaluate as E
+from toybattle.bots import heuristic as H
 from toybattle.bots.arena import referee
 from toybattle.bots.beam import BeamBot
 from toybattle.cli import main
-from toybattle.rules import TERRAIN_IDS, State, actions, observation, position_text
+from toybattle.rules import TERRAIN_IDS, Board, State, actions, observation, position_text
 from toybattle.rules.state import HQ, MEDALS, STUCK, TURN
 
 ENDINGS = (HQ, MEDALS, STUCK)
+POSITIONS = 200  # positions scored per move: a few moves in a hundred hit it (most score under 50)
+
+
+def sparring(seed: int) -> BeamBot:
+    """The sparring level with a budget of positions scored instead of a clock: where a test compares
+    decisions, a clock would let a loaded machine cut one search shorter than another."""
+    return BeamBot(seed, width=level("sparring").width, budget_s=math.inf, positions=POSITIONS)
+
+
+class LaggingClock:
+    """``time`` on a badly loaded machine: every reading comes up to a second after the last one."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += self.rng.random()
+        return self.now
 
 
 def _shipped() -> dict:
@@ -71,11 +95,42 @@ def test_it_wins_at_once_when_it_can():
     pytest.fail("no position with a winning placement was met")
 
 
-def test_a_fixed_seed_gives_the_same_decisions():
+def test_a_fixed_seed_gives_the_same_decisions(monkeypatch):
+    """Given a budget of positions, the same seed plays the same game, the second time on a machine so
+    loaded that a clock budget would have cut its searches short; and the budget is met."""
+    capped = 0
     for terrain in ("castle", "jungle", "battlefield"):
-        games = [referee(State.new(terrain, seed=5), [make_bot("sparring", 3), make_bot("sparring", 4)],
-                         random.Random(5)) for _ in range(2)]
+        games = [referee(State.new(terrain, seed=5), [sparring(3), sparring(4)], random.Random(5))]
+        with monkeypatch.context() as m:
+            m.setattr(B, "time", LaggingClock(5))
+            games.append(referee(State.new(terrain, seed=5), [sparring(3), sparring(4)], random.Random(5)))
+        capped += sum(g.capped for game in games for g in game.think)
         assert games[0].actions == games[1].actions and len(games[0].actions) > 10
+    assert capped > 0  # the budget of positions did stop some searches
+
+
+def test_observations_sent_pickled_leave_the_board_caches_small():
+    """A bot worker receives every observation pickled (app/pool.py), each once on a board of its own before
+    issue 26: the board facts that the evaluation (and the heuristic) keep per board grew by one per move,
+    never freed. The same board sent 300 times, and 60 boards of a terrain made in the worker, leave them
+    small."""
+    H.info.cache_clear()
+    E._facts.cache_clear()
+    s = State.new("cemetery", seed=6)
+    bot = sparring(6)
+    for k in range(300):
+        obs = pickle.loads(pickle.dumps(observation(s, s.actor)))
+        if k % 30 == 0:
+            bot.choose(obs)
+        H.evaluate(obs, obs.actor)
+        E.score(obs, obs.actor, bot.weights.shared)
+    assert H.info.cache_info().currsize == 1 and E._facts.cache_info().currsize == 1
+    own = dataclasses.replace(s.b.terrain, id="made-here")  # not a shipped terrain: pickled by value
+    for _ in range(60):
+        obs = pickle.loads(pickle.dumps(observation(s, s.actor)))
+        obs.b = pickle.loads(pickle.dumps(Board(own, False)))
+        H.evaluate(obs, obs.actor)
+    assert H.info.cache_info().currsize <= H.info.cache_info().maxsize < 60
 
 
 def _hidden_dealt_again(s: State, seat: int, rng: random.Random) -> State:
@@ -122,7 +177,7 @@ def test_its_inputs_carry_no_hidden_tile(monkeypatch):
             seat = s.actor
             obs = observation(s, seat)
             read.clear()
-            a = make_bot("sparring", seed).choose(obs)
+            a = sparring(seed).choose(obs)
             for t, who in read:
                 enemy = 1 - who
                 seen = list(obs.public[enemy])
@@ -135,7 +190,9 @@ def test_its_inputs_carry_no_hidden_tile(monkeypatch):
             if s.decision == TURN and len(obs.legal_actions()) > 1:
                 other = _hidden_dealt_again(s, seat, rng)
                 moved += other.rack[1 - seat] != s.rack[1 - seat]
-                assert make_bot("sparring", seed).choose(observation(other, seat)) == a
+                with monkeypatch.context() as m:  # and on a loaded machine: the budget is no clock
+                    m.setattr(B, "time", LaggingClock(seed))
+                    assert sparring(seed).choose(observation(other, seat)) == a
             s.apply(a if rng.random() < 0.5 else greedy.choose(obs))
     assert checked > 500 and moved > 20
 

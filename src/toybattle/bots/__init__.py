@@ -23,7 +23,9 @@ The API (small and stable; the app and lessons build on it)::
 node, not a finished game). ``budget_s`` may only shorten the level's own time budget. A bot
 built with a seed answers the same observation the same way: a search level is defined by its
 simulation count (the expert by its candidates and samples); its time budget is a safety net that
-stops it only on a badly loaded machine (``bot.last_info["capped"]`` says when it did).
+stops it only on a badly loaded machine (``bot.last_info["capped"]`` says when it did). The expert's
+search is anytime: given a shorter budget (the static site gives 0.7 s, app/bot_levels.py) it stops at the
+deadline with its best so far, every candidate compared on the guesses done.
 
 Also here: ``toybattle arena`` / ``engine`` / ``hint`` (cli.py), the referee and duplicate-deal
 statistics (arena.py, stats.py), the engine line protocol (engine.py, docs/engine-protocol.md),

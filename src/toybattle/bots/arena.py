@@ -6,6 +6,7 @@ fails, or overruns its time limit loses that game (the match goes on).
 """
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import random
@@ -29,12 +30,34 @@ from .stats import elo, score_interval, sprt_decision, sprt_llr
 __all__ = ["FAILED", "ILLEGAL", "TIMEOUT", "MatchReport", "MatchSpec", "plot_svg", "referee", "run_match"]
 
 
+def split_budget(spec: str) -> tuple[str, float | None]:
+    """A level spec's name and time budget: ``expert@0.35`` is the expert thinking at most 0.35 s a decision
+    (as the static site's expert, whose budget is shorter than the level's); a plain name has none. ValueError
+    for a budget that is not a positive number of seconds."""
+    name, at, seconds = spec.partition("@")
+    if not at:
+        return spec, None
+    try:
+        budget = float(seconds)
+    except ValueError:
+        budget = math.nan
+    if not budget > 0 or math.isinf(budget):
+        raise ValueError(f"bad time budget in {spec!r}: give LEVEL@SECONDS, e.g. expert@0.35")
+    return name, budget
+
+
 def build_bot(spec: str, seed: int | None = None, engine_time_s: float = 1.0, log_path: str | None = None) -> Bot:
-    """A bot from an arena spec: a level name, or ``cmd:COMMAND`` for an engine program (which
-    gets ``engine_time_s`` per decision and writes its standard error to ``log_path``)."""
+    """A bot from an arena spec: a level name, ``LEVEL@SECONDS`` for a level thinking within that budget
+    (split_budget), or ``cmd:COMMAND`` for an engine program (which gets ``engine_time_s`` per decision and
+    writes its standard error to ``log_path``)."""
     if spec.startswith("cmd:"):
         return EngineBot(spec[4:].strip(), budget_s=engine_time_s, log_path=log_path)
-    return make_bot(spec, seed)
+    name, budget = split_budget(spec)
+    bot = make_bot(name, seed)
+    if budget is not None:
+        bot.budget_s = budget
+        bot.level = f"{bot.level}@{budget:g}"
+    return bot
 
 
 @dataclass

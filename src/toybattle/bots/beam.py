@@ -26,7 +26,7 @@ from .players import Bot
 class TurnBeam:
     """The beam over the rest of one seat's turn: after each decision the ``width`` positions that score best
     for ``seat`` (ties broken by ``rng``) go on. ``n`` counts the positions scored; ``capped`` says whether a
-    deadline cut the beam short."""
+    deadline (or a cap on the positions scored) cut the beam short."""
 
     def __init__(self, seat: int, w: tuple[float, ...], width: int, rng: random.Random):
         self.seat = seat
@@ -36,10 +36,13 @@ class TurnBeam:
         self.n = 0
         self.capped = False
 
-    def ends(self, s: State, deadline: float = math.inf) -> Iterator[tuple[float, float, tuple[int, ...], State]]:
+    def ends(self, s: State, deadline: float = math.inf,
+             positions: int = 0) -> Iterator[tuple[float, float, tuple[int, ...], State]]:
         """Every position where the turn has passed (or the game ended) that the beam reaches from ``s``:
         (score, tie-break, the seat's decisions from ``s``, the position), chance played by its most likely
-        outcome."""
+        outcome. The beam stops after the decision during which the clock passed ``deadline``, or during
+        which ``positions`` positions (if not 0) were scored in all: the first decision is always looked
+        at whole. A cap on positions stops it at the same point on any machine, however loaded."""
         seat, w, rng = self.seat, self.w, self.rng
         frontier: list[tuple[State, tuple[int, ...]]] = [(s, ())]
         while frontier:
@@ -56,7 +59,7 @@ class TurnBeam:
                         yield v, tie, path + (a,), t
                     else:
                         going.append((v, tie, t, path + (a,)))
-            if time.perf_counter() > deadline:
+            if (positions and self.n >= positions) or time.perf_counter() > deadline:
                 self.capped = bool(going)
                 return
             going.sort(key=lambda g: (g[0], g[1]), reverse=True)
@@ -74,15 +77,18 @@ class TurnBeam:
 
 
 class BeamBot(Bot):
-    """Beam search over whole turns; ``width`` positions kept after each decision, ``budget_s`` a safety net."""
+    """Beam search over whole turns; ``width`` positions kept after each decision, ``budget_s`` a safety net.
+    ``positions`` (0: none) caps the positions scored per move: a budget that, unlike the clock, gives the
+    same decision for the same observation and seed on any machine (reproducible tests and measurements)."""
 
     level = "sparring"
 
     def __init__(self, seed: int | None = None, width: int = 4, budget_s: float = 0.5,
-                 weights: E.Weights | None = None):
+                 weights: E.Weights | None = None, positions: int = 0):
         super().__init__(seed)
         self.width = width
         self.budget_s = budget_s
+        self.positions = positions
         self.weights = E.weights() if weights is None else weights  # others: the refit script's rounds
 
     def choose(self, obs: State, budget_s: float | None = None) -> int:
@@ -94,7 +100,7 @@ class BeamBot(Bot):
             return legal[0]
         beam = TurnBeam(obs.actor, self.weights.per_terrain[obs.b.terrain.id], self.width, self.rng)
         best = (-math.inf, 0.0, legal[0])
-        for v, tie, path, _ in beam.ends(obs, t0 + budget):
+        for v, tie, path, _ in beam.ends(obs, t0 + budget, self.positions):
             if (v, tie, path[0]) > best:
                 best = (v, tie, path[0])
                 if v == math.inf:

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS, NotationError, action_text, observation, parse_position
 from . import DEFAULT_LEVEL, LEVEL_NAMES, make_bot
-from .arena import ClusterError, DealResult, MatchReport, MatchSpec, plot_svg, run_match
+from .arena import ClusterError, DealResult, MatchReport, MatchSpec, plot_svg, run_match, split_budget
 from .engine import serve
 from .stats import elo, score_interval
 
@@ -24,7 +24,8 @@ LEVEL_NAMES_TEXT = ", ".join(LEVEL_NAMES)
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("arena", help="play two bots against each other on duplicate deals",
                        description="Each deal is played twice, seats swapped. A bot is a level "
-                       f"({LEVEL_NAMES_TEXT}) or cmd:COMMAND, a program speaking docs/engine-protocol.md.")
+                       f"({LEVEL_NAMES_TEXT}), LEVEL@SECONDS (the level thinking at most SECONDS a decision, "
+                       "e.g. expert@0.35) or cmd:COMMAND, a program speaking docs/engine-protocol.md.")
     p.add_argument("bot_a", metavar="BOT_A")
     p.add_argument("bot_b", metavar="BOT_B")
     p.add_argument("--games", type=int, default=100, help="games to play (two per deal; default 100)")
@@ -72,7 +73,11 @@ def _bot_spec(spec: str) -> str:
         if not spec[4:].strip():
             raise UserError("cmd: needs a command, e.g. 'cmd:toybattle engine --level easy'")
         return spec
-    return _check_level(spec)
+    try:
+        name, budget = split_budget(spec)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    return _check_level(name) + ("" if budget is None else f"@{budget:g}")
 
 
 def _sprt(text: str | None) -> tuple[float, float] | None:

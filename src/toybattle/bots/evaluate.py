@@ -163,8 +163,8 @@ def features(s: State, seat: int) -> list[float]:
     own = [s.owned[0] & b.base_mask, s.owned[1] & b.base_mask]
     d_me = H.hq_distance(s, seat, own[seat])
     d_en = H.hq_distance(s, enemy, own[enemy])
-    reach_me, conn_me = s._reach(seat, own[seat])
-    reach_en, conn_en = s._reach(enemy, own[enemy])
+    reach_me, conn_me = s.reach(seat, own[seat])
+    reach_en, conn_en = s.reach(enemy, own[enemy])
     m_me, m_en = s.medals(seat), s.medals(enemy)
     strong = sum(1 for t in s.rack[seat] + s.laid[seat] if t & 15 in (ROXY, KWAK))
     special = _facts(b).special

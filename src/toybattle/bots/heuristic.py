@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
+from functools import lru_cache
+
+from toybattle.said import Said, joined
 
 from ..rules import actions as A
 from ..rules.state import (
@@ -28,7 +30,7 @@ from ..rules.state import (
     State,
 )
 from ..rules.terrain import Board
-from ..rules.troops import KWAK, ROXY, SEATS, STAR, name
+from ..rules.troops import KWAK, ROXY, SEATS, STAR
 
 FAR = 99
 WIN = 10_000.0
@@ -59,8 +61,10 @@ class BoardInfo:
         return dist
 
 
-@cache
+@lru_cache(maxsize=24)  # nine terrains in two modes, and a few more (a board made in a test, say)
 def info(b: Board) -> BoardInfo:
+    """The facts of board ``b``, kept for the boards met last: a shipped board unpickled in a bot worker is
+    that worker's own (``Board.__reduce__``), and the bound keeps any other board from piling up."""
     return BoardInfo(b)
 
 
@@ -101,7 +105,7 @@ def hq_distance(s: State, seat: int, own: int | None = None) -> int:
 
 def threatens(s: State, seat: int) -> bool:
     """Could ``seat`` put a tile on an enemy H.Q. with its next placement (connection only)?"""
-    reach, _ = s._reach(seat, own_mask(s, seat))
+    reach, _ = s.reach(seat, own_mask(s, seat))
     return bool(reach & s.b.hq_mask[1 - seat])
 
 
@@ -213,7 +217,7 @@ def playout_action(s: State, rng: random.Random) -> int:
             return A.place(troop, (win & -win).bit_length() - 1)
     own = own_mask(s, seat)
     own_en = own_mask(s, 1 - seat)
-    en_reach, _ = s._reach(1 - seat, own_en)
+    en_reach, _ = s.reach(1 - seat, own_en)
     if en_reach & b.hq_mask[seat] and s.rack[1 - seat]:
         block = _blocking(s, s.legal_actions(), rng)
         if block is not None:
@@ -295,7 +299,7 @@ def _blocking(s: State, legal: list[int], rng: random.Random) -> int | None:
             t = _after(s, a)
             if t.over:
                 return a
-            reach, _ = t._reach(1 - seat, own_mask(t, 1 - seat))
+            reach, _ = t.reach(1 - seat, own_mask(t, 1 - seat))
             if not reach & t.b.hq_mask[seat]:
                 opts.append(a)
     if not opts:
@@ -320,35 +324,177 @@ def _side_decision(s: State, d: int, legal: list[int], rng: random.Random) -> in
 
 
 # ------------------------------------------------------------------ explanations
+#
+# A hint's reason is a few short parts joined by "; ", each in the game's own words (medals, regions, bases,
+# the H.Q., a path, a capture, a troop's effect) and each a message of its own (a Said: the catalogues'
+# "hint.*" ids of toybattle.said), so that the app says it in the page's language.
 
 def explain(s: State, a: int) -> str:
     """A short reason for action ``a`` of the seat to move, in the game's words:
-    what it does, then what it changes ("place Roxy on base 18: covers the enemy Hook on 18; ...")."""
-    seat = s.actor
-    enemy = 1 - seat
-    b = s.b
-    what = A.describe(a, b)
+    what it does, then why ("place Roxy on base 18: covers the enemy Hook on base 18; ...")."""
+    return f"{A.describe(a, s.b)}: {why(s, a)}"
+
+
+def why(s: State, a: int) -> str:
+    """Why action ``a`` of the seat to move is worth playing, in the game's words (reasons() joined)."""
+    return joined(reasons(s, a))
+
+
+def reasons(s: State, a: int, most: int = 3) -> list[str]:
+    """Why action ``a`` of the seat to move (from its observation ``s``) is worth playing: at most ``most``
+    parts, the most telling first (a win alone), then a warning if the opponent can then reach the H.Q.;
+    never empty. Reads only ``s`` and the position right after ``a``."""
+    seat, enemy = s.actor, 1 - s.actor
+    foe = _seat(enemy)
     t = _after(s, a)
     if t.over and t.winner == seat:
-        return f"{what}: wins the game " + ("(a tile on the enemy H.Q.)" if t.reason == "hq" else
-                                           "(the medal objective)")
-    parts = []
-    gained = t.medals(seat) - s.medals(seat)
-    if gained > 0:
-        parts.append(f"takes {gained} medal{'s' if gained > 1 else ''}")
+        return [Said("hint.win.hq") if t.reason == "hq" else Said("hint.win.medals")]
+    parts = _action_parts(s, a, t) + _table_parts(s, t)
+    if A.PLACE <= a < A.PLACE_END:
+        parts += _effect_parts(s, t)
+    if not parts:
+        parts = _fallback(s, a, t)
+    parts = list(dict.fromkeys(parts))[:most]
+    if threatens(t, enemy) and not t.over and t.turn == enemy and not threatens(s, enemy):
+        parts.append(Said("hint.thenReach", seat=foe))
+    elif threatens(t, enemy) and not t.over and t.turn == enemy:
+        parts.append(Said("hint.stillReach", seat=foe))
+    return parts
+
+
+def _action_parts(s: State, a: int, t: State) -> list[str]:
+    """What the action itself does for the seat: the capture, the tiles drawn, the troop taken back."""
+    seat, enemy = s.actor, 1 - s.actor
+    foe = _seat(enemy)
+    ids = s.b.ids
+    parts: list[str] = []
     if A.PLACE <= a < A.PLACE_END:
         i = a & 31
         st = s.stacks[i]
         if st and st[-1] >> 4 == enemy:
-            parts.append(f"covers the enemy {name(st[-1] & 15)}")
-    if threatens(s, enemy) and not threatens(t, enemy) and not t.over:
-        parts.append(f"blocks {SEATS[enemy]}'s path to your H.Q.")
+            parts.append(Said("hint.covers", troop=st[-1] & 15, n=ids[i]))
+        elif st:
+            parts.append(Said("hint.harder", n=ids[i]))
+    elif A.JUMBO <= a < A.JUMBO_END:
+        i = a - A.JUMBO
+        parts.append(Said("hint.removes", troop=s.stacks[i][-1] & 15, n=ids[i]))
+    elif A.SHOVE <= a < A.SHOVE_END:
+        i = ((a - A.SHOVE) >> 5) & 31
+        parts.append(Said("hint.moves", troop=s.stacks[i][-1] & 15, n=ids[i]))
+    elif A.RECALL <= a < A.RECALL_END:
+        parts.append(Said("hint.recall", troop=s.stacks[a - A.RECALL][-1] & 15))
+    elif A.RECOVER <= a < A.RECOVER_END:
+        parts.append(Said("hint.recover", troop=a - A.RECOVER))
+    elif a == A.DRAW:
+        n = s.hand_size(seat)
+        parts.append(Said("hint.emptyRack") if n == 0 else Said("hint.fewTiles", n=n) if n <= 3 else
+                     Said("hint.drawLater"))
+    elif a == A.USE:
+        d = s.decision
+        drawn = t.hand_size(seat) - s.hand_size(seat)
+        if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW) and drawn > 0:
+            parts.append(Said("hint.drew", n=drawn))
+        elif d == XB_USE:
+            parts.append(Said("hint.xb", seat=foe))
+        elif d == LAY_USE:
+            parts.append(Said("hint.tank", seat=foe))
+    elif a == A.SKIP:
+        d = s.decision
+        parts.append(Said("hint.skipExtra") if d == EXTRA else
+                     Said("hint.skipDraw") if d in (SKULLY_DRAW, STAR_DRAW, RAINBOW_DRAW) else Said("hint.skipEffect"))
+    return parts
+
+
+def _table_parts(s: State, t: State) -> list[str]:
+    """What changes on the table for the seat: medals, paths to either H.Q., regions near completion."""
+    seat, enemy = s.actor, 1 - s.actor
+    foe = _seat(enemy)
+    parts: list[str] = []
+    gained = t.medals(seat) - s.medals(seat)
+    if gained > 0:
+        parts.append(Said("hint.medals", n=gained, m=t.medals(seat), k=s.b.objective[seat]))
+    if threatens(s, enemy) and not threatens(t, enemy):
+        parts.append(Said("hint.blocks", seat=foe))
+    else:
+        d_before, d_after = hq_distance(s, enemy), hq_distance(t, enemy)
+        if d_after > d_before:
+            parts.append(Said("hint.cutsOff", seat=foe) if d_after >= FAR else Said("hint.pushes", seat=foe, n=d_after))
     before, after = hq_distance(s, seat), hq_distance(t, seat)
     if after < before and after < FAR:
-        parts.append("threatens the enemy H.Q.: any tile wins next turn" if after == 1
-                     else f"brings you closer to the enemy H.Q. ({after} placements away)")
-    if a == A.DRAW:
-        parts.append(f"you hold {s.hand_size(seat)} tiles and need more options")
-    if threatens(t, enemy) and not t.over and t.turn == enemy:
-        parts.append(f"but {SEATS[enemy]} can then reach your H.Q.")
-    return f"{what}: {'; '.join(parts)}" if parts else what
+        parts.append(Said("hint.threat") if after == 1 else Said("hint.closer", n=after))
+    parts += _region_parts(s, t)
+    return parts
+
+
+def _region_parts(s: State, t: State) -> list[str]:
+    """Regions the action brings within one base of the seat's medals, or keeps from the opponent's."""
+    seat, enemy = s.actor, 1 - s.actor
+    parts: list[str] = []
+    own_s = [own_mask(s, 0), own_mask(s, 1)]
+    own_t = [own_mask(t, 0), own_mask(t, 1)]
+    near, spoilt = 0, 0  # the most medals brought within one base, and kept from the opponent
+    for k, (bases, medals, mask) in enumerate(info(s.b).regions):
+        if t.claimed[k] >= 0 or not medals:
+            continue
+        if not own_t[enemy] & mask:
+            short_s = len(bases) - bin(own_s[seat] & mask).count("1")
+            short_t = len(bases) - bin(own_t[seat] & mask).count("1")
+            if short_t == 1 and (short_s > 1 or own_s[enemy] & mask):
+                near = max(near, medals)
+        enemy_short = len(bases) - bin(own_s[enemy] & mask).count("1")
+        if own_s[enemy] & mask and enemy_short <= 2 and not own_s[seat] & mask and own_t[seat] & mask:
+            spoilt = max(spoilt, medals)
+    if spoilt:
+        parts.append(Said("hint.spoil", seat=_seat(enemy), n=spoilt))
+    if near:
+        parts.append(Said("hint.near", n=near))
+    return parts
+
+
+def _effect_parts(s: State, t: State) -> list[str]:
+    """The effect the placement opens for the seat (the expert plans its whole turn, effects included)."""
+    seat = s.actor
+    if t.over or t.turn != seat:
+        return []
+    foe = _seat(1 - seat)
+    then: dict[int, list[str]] = {
+        EXTRA: [Said("hint.then.capn")],
+        SKULLY_DRAW: [Said("hint.then.skully")],
+        STAR_DRAW: [Said("hint.then.star")],
+        XB_USE: [Said("hint.then.xb", seat=foe)],
+        JUMBO_TARGET: [Said("hint.then.jumbo")],
+        RECALL: [Said("hint.then.recall")],
+        RAINBOW_DRAW: [Said("hint.then.rainbow")],
+        SHOVE: [Said("hint.then.shove")],
+        RECOVER: [Said("hint.then.recover")],
+        LAY_USE: [Said("hint.then.tank", seat=foe)],
+    }
+    return then.get(t.decision, [])
+
+
+def _fallback(s: State, a: int, t: State) -> list[str]:
+    """A reason when nothing sharper applies: the base held, or the position kept."""
+    seat = s.actor
+    if A.PLACE <= a < A.PLACE_END and not s.stacks[a & 31]:
+        return [Said("hint.holds", n=bin(own_mask(t, seat)).count("1"))]
+    return [Said("hint.keeps")]
+
+
+def outlook(chance: float, foe: int) -> str:
+    """How the game looks for the seat to move after seat ``foe``'s best reply, in words, from a search's mean
+    win chance (the expert's, over its guesses of the hidden tiles): words, not a figure to misread."""
+    who = _seat(foe)
+    if chance >= 0.75:
+        return Said("hint.lead", seat=who)
+    if chance >= 0.58:
+        return Said("hint.ahead", seat=who)
+    if chance > 0.42:
+        return Said("hint.close", seat=who)
+    if chance > 0.25:
+        return Said("hint.behind", seat=who)
+    return Said("hint.farBehind", seat=who)
+
+
+def _seat(seat: int) -> str:
+    """A seat's name as the app writes it in a sentence ("Blue", "Red")."""
+    return SEATS[seat].capitalize()

@@ -12,13 +12,30 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
-from mypy_extensions import mypyc_attr
+from toybattle.said import Said
 
 from ..rules import State, determinizer
 from ..rules.state import TURN
 from . import evaluate as E
 from . import heuristic as H
+
+_Class = TypeVar("_Class")
+
+
+def _no_mark(*attrs: str, **kwattrs: object) -> Callable[[_Class], _Class]:
+    """mypyc_attr where mypy_extensions is not installed: plain Python, to which the mark means nothing."""
+    return lambda cls: cls
+
+
+# mypyc_attr is read by mypyc alone, at compile time (the optional compiled build, whose mypy brings
+# mypy_extensions); to plain Python it is a no-op, so a plain install does without mypy_extensions: the real
+# decorator where it is installed (mypy and mypyc always have it), else the same no-op.
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:
+    mypyc_attr = _no_mark
 
 # what judges a playout cut off after ``depth`` plies: the hand-written evaluation squashed by ``scale``
 # (heuristic.win_chance); the logistic evaluation fitted to game outcomes (evaluate.py) with the sparring
@@ -54,9 +71,10 @@ class Bot:
     def choose(self, obs: State, budget_s: float | None = None) -> int:
         raise NotImplementedError
 
-    def hint(self, obs: State) -> tuple[int, str]:
-        """The action this bot would play, and a short reason in words."""
-        a = self.choose(obs)
+    def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
+        """The action this bot would play (thinking as ``choose`` would, ``budget_s`` only shortening its
+        own budget), and a short reason in words."""
+        a = self.choose(obs, budget_s)
         return a, H.explain(obs, a)
 
     def new_game(self, seed: int | None = None) -> None:
@@ -74,7 +92,7 @@ class RandomBot(Bot):
     def choose(self, obs: State, budget_s: float | None = None) -> int:
         return self.rng.choice(obs.legal_actions())
 
-    def hint(self, obs: State) -> tuple[int, str]:
+    def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
         a = self.choose(obs)
         return a, "picked at random; " + H.explain(obs, a)
 
@@ -88,6 +106,27 @@ class GreedyBot(Bot):
         scored = H.greedy_scores(obs)
         best = max(v for v, _ in scored)
         return self.rng.choice([a for v, a in scored if v >= best - 1e-9])
+
+
+class HintFollower(Bot):
+    """A player who presses the hint button at every decision and plays what it says: each action is exactly
+    ``adviser.hint(obs)``'s, from the same observation and within the same budget (the arena measures what
+    following the app's hints is worth this way; docs/benchmarks.md "Following every hint")."""
+
+    def __init__(self, adviser: Bot):
+        super().__init__(None)
+        self.adviser = adviser
+        self.level = f"hints of {adviser.level}"
+        self.budget_s = adviser.budget_s
+        self.last_reason = ""
+
+    def choose(self, obs: State, budget_s: float | None = None) -> int:
+        a, self.last_reason = self.adviser.hint(obs, budget_s)
+        self.last_info = self.adviser.last_info
+        return a
+
+    def new_game(self, seed: int | None = None) -> None:
+        self.adviser.new_game(seed)
 
 
 class _Node:
@@ -133,8 +172,8 @@ class SearchBot(Bot):
         a, _ = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
         return a
 
-    def hint(self, obs: State) -> tuple[int, str]:
-        a, note = self._search(obs, self.budget_s)
+    def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
+        a, note = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
         return a, H.explain(obs, a) + (f" ({note})" if note else "")
 
     def _candidates(self, obs: State) -> tuple[dict[int, float], int | None]:
@@ -177,7 +216,7 @@ class SearchBot(Bot):
         capped = not settled and n < self.simulations  # the time cap, not the work, ended the search
         self.last_info = {"simulations": n, "seconds": time.perf_counter() - t0, "win_rate": rate, "seat": me,
                           "capped": float(capped)}
-        return best, f"search: won {round(rate * 100)}% of the {visits} simulated games that tried it, of {n}"
+        return best, Said("hint.search", n=round(rate * 100), m=visits, k=n)
 
     @staticmethod
     def _settled(root: _Node, left: int) -> bool:
@@ -291,4 +330,4 @@ def simulations_per_second(obs: State, seconds: float = 1.0, seed: int = 0, dept
     return n / (time.perf_counter() - t0)
 
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "simulations_per_second", "squash"]
+__all__ = ["Bot", "GreedyBot", "HintFollower", "RandomBot", "SearchBot", "simulations_per_second", "squash"]

@@ -10,13 +10,19 @@ fitted evaluation there, at the end of one of its own turns, where it was fitted
 highest mean win chance is played. A win in this turn is played at once.
 
 Its work is fixed (candidates x samples x three beams), so its strength does not depend on the machine's
-load; ``budget_s`` is a safety net that stops it between guesses (``last_info["capped"]``).
+load; ``budget_s`` (or a shorter budget given to ``choose``) is a deadline. The search is anytime: it plays
+the guesses round by round, every candidate on each guess before the next, and stops between two playouts
+at the deadline with its best so far, every candidate compared on the rounds completed
+(``last_info``: ``capped``, ``rounds``, ``playouts``, ``candidates``). The static site gives it a short
+budget (app/bot_levels.py); unhurried it answers exactly as it always has.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+
+from toybattle.said import Said, joined
 
 from ..rules import State, determinizer
 from . import evaluate as E
@@ -48,43 +54,70 @@ class ReplyBot(Bot):
         a, _ = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
         return a
 
-    def hint(self, obs: State) -> tuple[int, str]:
-        a, chance = self._search(obs, self.budget_s)
-        why = H.explain(obs, a)
-        if not math.isnan(chance):
-            why += (f" (after the opponent's best replies on {self.samples} guesses of its tiles: "
-                    f"about {round(chance * 100)}% to win)")
-        return a, why
+    def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
+        """The action this level plays from ``obs`` (the same search as ``choose``: the same action for the same
+        generator state) and why, in words: what the action wins, takes, blocks or threatens
+        (heuristic.reasons), then how the game looks after the opponent's best reply, said in words from the
+        search's mean win chance. Reading the reason takes nothing from the bot's generator."""
+        a, chance = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
+        parts = H.reasons(obs, a)
+        if len(obs.legal_actions()) == 1:
+            parts.insert(0, Said("hint.only"))
+        elif not math.isnan(chance) and "wins the game" not in parts[0]:
+            parts.append(H.outlook(chance, 1 - obs.actor))
+        return a, joined(parts)
 
     def _search(self, obs: State, budget_s: float) -> tuple[int, float]:
-        """(the action to play, its mean win chance; nan when there was nothing to weigh)."""
+        """(the action to play, its mean win chance; nan when there was nothing to weigh).
+
+        Anytime: the work goes in rounds, one guess of the hidden tiles a round, on which every candidate is
+        played in turn, so that a deadline leaves every candidate compared on the same, fewer guesses rather
+        than some candidates unexamined. The answer is always the best so far: the beam's top plan before
+        the first playout, then the best mean over the rounds completed (over the candidates reached on the
+        first guess if even that round is cut). Unhurried, it plays ``samples`` rounds and answers exactly
+        as a candidate-by-candidate loop over the same guesses would (each playout has its own seeded
+        generator, and each candidate's total adds its guesses in the same order). The planning beam and
+        the first playout always run, so a deadline never leaves it with nothing."""
         t0 = time.perf_counter()
+        deadline = t0 + budget_s
         legal = obs.legal_actions()
-        self.last_info = {"positions": 0.0, "seconds": 0.0, "capped": 0.0}
+        self.last_info = {"positions": 0.0, "seconds": 0.0, "capped": 0.0, "candidates": 0.0, "rounds": 0.0,
+                          "playouts": 0.0}
         if len(legal) == 1:
             return legal[0], math.nan
-        plans, positions = self._plans(obs)
+        plans, positions = self._plans(obs)  # the planning beam always finishes (a few ms): the first answer
         if len(plans) == 1:  # one way to go on, or a win now: nothing to weigh
+            self.last_info.update(positions=float(positions), seconds=time.perf_counter() - t0, candidates=1.0)
             return plans[0][1][0], math.nan
         seeds = [self.rng.getrandbits(64) for _ in range(self.samples)]
         sample = determinizer(obs)
-        deadline = t0 + budget_s
-        best, capped = (-1.0, plans[0][1][0]), False
-        for _, path in plans:
-            total, tried = 0.0, 0
-            for k in seeds:
-                if tried and time.perf_counter() > deadline:
+        totals = [0.0] * len(plans)
+        partial: list[float] = []  # the round under way: its candidates' chances so far
+        rounds = playouts = 0
+        capped = False
+        for k in seeds:
+            partial = []
+            for _, path in plans:
+                if playouts and time.perf_counter() > deadline:
                     capped = True
                     break
                 rng = random.Random(k)
                 chance, n = self._play_out(sample(rng), path, obs.actor, rng)
-                total, tried, positions = total + chance, tried + 1, positions + n
-            if total / tried > best[0]:
-                best = (total / tried, path[0])
+                partial.append(chance)
+                playouts, positions = playouts + 1, positions + n
             if capped:
                 break
+            totals = [t + partial[i] for i, t in enumerate(totals)]
+            rounds += 1
+        # the best mean over the completed rounds; with none, over the candidates the first round reached
+        means = [t / rounds for t in totals] if rounds else partial
+        best = (-1.0, plans[0][1][0])
+        for i, m in enumerate(means):  # (a cut first round: only the candidates it reached)
+            if m > best[0]:
+                best = (m, plans[i][1][0])
         self.last_info = {"positions": float(positions), "seconds": time.perf_counter() - t0,
-                          "capped": float(capped), "win_rate": best[0]}
+                          "capped": float(capped), "win_rate": best[0], "candidates": float(len(plans)),
+                          "rounds": float(rounds), "playouts": float(playouts)}
         return best[1], best[0]
 
     def _plans(self, obs: State) -> tuple[list[tuple[float, tuple[int, ...]]], int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -97,9 +98,28 @@ def test_the_french_rules_cite_their_sources_in_french():
     left = {s for s in sources if re.search(r"Rules|[Pp]layer aid|ruling|End of the game|Setup|Jumbo|Hook", s)}
     assert left == set()
     raw = json.loads(resources.files("toybattle.lessons").joinpath("data/rules.fr.json").read_text("utf-8"))
-    del raw["sources"]["Setup"]
-    with pytest.raises(rulebook.RulebookError, match=re.escape("no words for the source 'Rules p. 2 · Setup")):
+    del raw["sources"]["Rules p. 2 · Setup"]
+    with pytest.raises(rulebook.RulebookError, match=re.escape("no words for the source 'Rules p. 2 · Setup'")):
         rulebook.parse_translation(raw, rulebook.load(), "fr")
+
+
+def test_every_source_of_the_rulebook_has_its_french_line_looked_up_whole():
+    """No regular expression turns a source's English into French: each source line rules.json cites has its
+    French line in rules.fr.json, by the exact English line, and no line there is cited by nothing."""
+    from toybattle.lessons import rulebook
+    book, fr = rulebook.load(), rulebook.load_in("fr")
+    raw = json.loads(resources.files("toybattle.lessons").joinpath("data/rules.fr.json").read_text("utf-8"))
+    cited = {r.source for t in book.topics for r in t.rules} | {q.source for q in book.faq}
+    assert set(raw["sources"]) == cited and len(cited) > 50
+    pairs = [(r.source, f.source) for t, tf in zip(book.topics, fr.topics, strict=True)
+             for r, f in zip(t.rules, tf.rules, strict=True)]
+    pairs += [(q.source, f.source) for q, f in zip(book.faq, fr.faq, strict=True)]
+    assert all(raw["sources"][en] == said for en, said in pairs)
+    assert "Règles p. 2 · Mise en place" in raw["sources"].values()
+    stray = raw | {"sources": raw["sources"] | {"Rules p. 99": "Règles p. 99"}}
+    with pytest.raises(rulebook.RulebookError, match=re.escape("'Rules p. 99', which no rule or answer")):
+        rulebook.parse_translation(stray, book, "fr")
+    assert "\nimport re\n" not in Path(rulebook.__file__).read_text("utf-8")
 
 
 def test_the_learn_api_answers_in_the_pages_language(tmp_path):

@@ -14,6 +14,8 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from toybattle.said import of_error
+
 from ..rules import State, action_text, parse_action
 from . import goals
 from .lesson import Answer, Lesson
@@ -89,7 +91,7 @@ def play(lesson: Lesson, actions: Sequence[str], rng: random.Random) -> Attempt:
             a = parse_action(text, s.b)
             why = s.refusal(a)
         except ValueError as e:
-            a, why = -1, str(e)
+            a, why = -1, of_error(e)
         if why:
             return Attempt(s, me, mine, REFUSED, refused_feedback(lesson, s, mine + [text]), why)
         s.apply(a)

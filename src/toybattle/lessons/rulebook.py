@@ -8,7 +8,6 @@ those tests exist and that docs/rulings.md names the same ones.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -121,7 +120,8 @@ def as_json(book: Rulebook, topic: str | None = None) -> dict[str, Any]:
 
 
 # Other languages: data/rules.<lang>.json says each topic's title and rules (in order) and each
-# question and answer again, by id, and the words of the sources ("Rules p.", "End of the game"…);
+# question and answer again, by id, and each source line whole, by its English line
+# ("Rules p. 2 · Setup": "Règles p. 2 · Mise en place");
 # the topics and tests are the English book's own.
 LANGS = ("fr",)
 
@@ -131,8 +131,8 @@ def parse_translation(raw: Any, book: Rulebook, lang: str) -> Rulebook:
     name = f"rules.{lang}.json"
     if not isinstance(raw, dict) or set(raw) != {"topics", "faq", "sources"} or \
             not all(isinstance(raw[k], dict) for k in raw):
-        raise RulebookError(f"{name} holds {{topics, faq, sources}}, each an object (by id, or by English words)")
-    source = _source_words(raw["sources"], name)
+        raise RulebookError(f"{name} holds {{topics, faq, sources}}, each an object (by id, or by English source line)")
+    source = _source_words(raw["sources"], book, name)
     if set(raw["topics"]) != {t.id for t in book.topics} or set(raw["faq"]) != {q.id for q in book.faq}:
         raise RulebookError(f"{name}: the topic and question ids differ from rules.json")
     topics = []
@@ -149,19 +149,22 @@ def parse_translation(raw: Any, book: Rulebook, lang: str) -> Rulebook:
     return Rulebook(tuple(topics), tuple(faq))
 
 
-def _source_words(words: dict[str, Any], name: str) -> Callable[[str], str]:
-    """A source in the translation's words: each English phrase of ``words`` replaced (the longest first,
-    in one pass). RulebookError for a source with a word left unsaid (only numbers and [S#] may stay;
-    a name said alike in both languages is listed as itself)."""
-    if not words or not all(isinstance(v, str) and v.strip() for v in words.values()):
-        raise RulebookError(f"{name}: 'sources' gives each English phrase of the sources its words")
-    phrases = re.compile("|".join(re.escape(k) for k in sorted(words, key=len, reverse=True)))
-
-    def said(source: str) -> str:
-        if re.search(r"[A-Za-z]{3,}", re.sub(r"\[S\d+\]", "", phrases.sub("", source))):
-            raise RulebookError(f"{name}: 'sources' has no words for the source {source!r}")
-        return phrases.sub(lambda m: words[m.group(0)], source)
-    return said
+def _source_words(words: dict[str, Any], book: Rulebook, name: str) -> Callable[[str], str]:
+    """A source in the translation's words, looked up whole: ``words`` gives each source line of ``book``
+    (exactly as rules.json writes it) its line in the translation; no English is turned into another
+    language piece by piece. RulebookError naming a source the translation does not say, or a line it says
+    that no rule or answer cites."""
+    if not all(isinstance(v, str) and v.strip() for v in words.values()):
+        raise RulebookError(f"{name}: 'sources' gives each source line of rules.json its line, a text")
+    cited = {r.source for t in book.topics for r in t.rules} | {q.source for q in book.faq}
+    missing = sorted(cited - set(words))
+    if missing:
+        raise RulebookError(f"{name}: 'sources' has no words for the source {missing[0]!r}"
+                            + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+    stray = sorted(set(words) - cited)
+    if stray:
+        raise RulebookError(f"{name}: 'sources' says {stray[0]!r}, which no rule or answer of rules.json cites")
+    return lambda source: words[source]
 
 
 @cache

@@ -1,6 +1,7 @@
 """The Learn section of the app: ``PART``, plugged into the app by toybattle.assembly.
 
-    GET  /learn                          the page (web/learn.html)
+    GET  /learn                          the app's page (web/index.html), for old links and bookmarks:
+                                         it shows the screen at #/learn, #/learn/{id} or #/rules
     GET  /api/lessons                    topics and lessons (id, title, topic, terrain, mode)
     GET  /api/lessons/{id}               one lesson: texts, hints, goal in words, the learner's view
     POST /api/lessons/{id}/play          {"actions": [...], "nonce": "..."} -> verdict, feedback, view
@@ -27,12 +28,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from toybattle.app import words
-from toybattle.app.bots import levels
-from toybattle.app.server import AppContext, Part, json_object, page_language
-from toybattle.app.server import error_response as _error
+from toybattle.app.bot_levels import levels
+from toybattle.app.context import AppContext
+from toybattle.app.json_api import error_response, json_object, page_language
+from toybattle.app.server import Part
 from toybattle.app.session import LocalSession, Refused
 from toybattle.app.view import seat_view
 from toybattle.rules import SEATS, State, determinize, observation
+from toybattle.said import Said, of_error
 from toybattle.store import StoreError
 
 from . import rulebook
@@ -69,7 +72,7 @@ def lesson_json(x: Lesson, lang: str = words.DEFAULT) -> dict[str, Any]:
 
 def attempt_json(x: Lesson, a: Attempt, lang: str = words.DEFAULT) -> dict[str, Any]:
     """The verdict on an attempt; the game's words (the view, the refusal) in ``lang``."""
-    return {"status": a.status, "done": a.done, "feedback": a.feedback, "refusal": words.translate(a.refusal, lang),
+    return {"status": a.status, "done": a.done, "feedback": a.feedback, "refusal": words.say(a.refusal, lang),
             "actions": a.actions, "view": words.localize(_view(a.state, a.me, x), lang)}
 
 
@@ -89,14 +92,16 @@ async def _body(request: Request) -> tuple[list[str], str, dict[str, Any]] | JSO
     actions, nonce = body.get("actions", []), body.get("nonce", "")
     if not isinstance(actions, list) or len(actions) > MAX_ACTIONS or \
             not all(isinstance(t, str) and 0 < len(t) <= 40 for t in actions):
-        return _error(f"'actions' is a list of at most {MAX_ACTIONS} actions such as \"7@18\"")
+        return error_response(Said("error.lessonActions", n=MAX_ACTIONS))
     if not isinstance(nonce, str) or len(nonce) > 64:
-        return _error("'nonce' is a short text")
+        return error_response(Said("error.nonce"))
     return actions, nonce, body
 
 
 async def page(request: Request) -> Response:
-    return FileResponse(request.app.state.ctx.web_dir / "learn.html", headers={"Cache-Control": "no-cache"})
+    """The app's one page: Learn is its screens (#/learn, #/learn/{id}, #/rules); an old address
+    (/learn, /learn#/rules, /learn#/lesson/{id}) is put right by the page itself (app.js)."""
+    return FileResponse(request.app.state.ctx.web_dir / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 async def list_lessons(request: Request) -> JSONResponse:
@@ -113,14 +118,14 @@ async def list_lessons(request: Request) -> JSONResponse:
 async def get_lesson(request: Request) -> JSONResponse:
     x = _find(request)
     if x is None:
-        return _error("no such lesson", 404)
+        return error_response(Said("error.noLesson"), 404)
     return JSONResponse(lesson_json(x, page_language(request)))
 
 
 async def play_lesson(request: Request) -> JSONResponse:
     x = _find(request)
     if x is None:
-        return _error("no such lesson", 404)
+        return error_response(Said("error.noLesson"), 404)
     got = await _body(request)
     if isinstance(got, JSONResponse):
         return got
@@ -132,7 +137,7 @@ async def continue_lesson(request: Request) -> JSONResponse:
     """A new game against a bot, from where the learner's move left the lesson (or from its start)."""
     x = _find(request)
     if x is None:
-        return _error("no such lesson", 404)
+        return error_response(Said("error.noLesson"), 404)
     got = await _body(request)
     if isinstance(got, JSONResponse):
         return got
@@ -141,13 +146,13 @@ async def continue_lesson(request: Request) -> JSONResponse:
     names = [lv.name for lv in levels()]
     level = body.get("level") or LESSON_LEVEL
     if level not in names:
-        return _error(f"unknown bot level {str(level)[:40]!r} (one of: {', '.join(names)})")
+        return error_response(Said("error.unknownLevelOf", what=repr(str(level)[:40]), levels=", ".join(names)))
     attempt = play(x, actions, _rng(x.id, nonce))
     s = attempt.state if attempt.done and not attempt.state.over else x.start()
     try:
         session = start_bot_game(ctx, x, s, attempt.me, level)
     except (StoreError, ValueError) as e:
-        return _error(f"the game could not be started: {e}", 500)
+        return error_response(Said("error.notStarted", why=of_error(e)), 500)
     token = session.tokens[attempt.me]
     return JSONResponse({"game": session.id, "token": token, "url": f"/join/{session.id}/{token}"})
 
@@ -171,9 +176,9 @@ def play_again(ctx: AppContext, old: LocalSession) -> LocalSession:
         x = lesson(old.row.meta["lesson"])
         return start_bot_game(ctx, x, x.start(), 1 - old.bot_seat, old.row.meta["bot"]["level"])
     except KeyError:
-        raise Refused("the lesson this game came from is no longer here") from None
+        raise Refused(Said("error.lessonGone")) from None
     except ValueError as e:
-        raise Refused(f"the lesson's position cannot be dealt again: {e}") from None
+        raise Refused(Said("error.lessonDeal", why=of_error(e))) from None
 
 
 def routes(ctx: AppContext) -> list[Route]:
@@ -193,4 +198,5 @@ def routes(ctx: AppContext) -> list[Route]:
     ]
 
 
-PART = Part("lessons", routes, links=({"label": "Learn to play", "href": "/learn"},))
+# the home's link to the lesson list: a screen of the app's page (#/learn), so no other page loads
+PART = Part("lessons", routes, links=({"label": Said("link.learn"), "href": "/#/learn"},))

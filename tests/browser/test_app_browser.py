@@ -54,8 +54,9 @@ def tap_node(page, node: int) -> None:
     page.locator(f'#board g.node[data-node="{node}"] circle.hit').click()
 
 
-def play_one(page, rng: random.Random) -> None:
-    """One decision for the seat on screen, through the UI: push toward the enemy H.Q. (the top)."""
+def play_one(page, rng: random.Random, avoid: tuple[str, ...] = ()) -> None:
+    """One decision for the seat on screen, through the UI: push toward the enemy H.Q. (the top); never
+    placing a troop whose code is in ``avoid``."""
     before = ply(page)
     if page.locator("#btn-use").count():
         page.click("#btn-use" if rng.random() < 0.8 or not page.locator("#btn-skip").count() else "#btn-skip")
@@ -68,7 +69,8 @@ def play_one(page, rng: random.Random) -> None:
             page.wait_for_function("document.querySelectorAll('#board g.node.target').length > 0")
             tap_node(page, min(targets(page), key=lambda t: t[1])[0])
     else:
-        tiles = page.locator("#rack .rack-tile:not(.stuck):not(.laid)")
+        but = "".join(f':not([data-troop="{c}"])' for c in avoid)
+        tiles = page.locator(f"#rack .rack-tile:not(.stuck):not(.laid){but}")
         if tiles.count() and (rng.random() < 0.85 or not page.locator("#btn-draw").count()):
             tiles.nth(rng.randrange(tiles.count())).click()
             page.wait_for_selector("#board g.node.target")

@@ -1,7 +1,8 @@
 """The app's page runs under its own Content-Security-Policy (issue 12 item 11): a browser context
 that enforces the policy (the other browser tests bypass it, since Playwright's waiting helpers
 evaluate strings, which the policy forbids) plays a hot-seat turn through the cover screen and opens
-the Learn page, with no policy violation reported and no script error."""
+the Learn screens (from the game, and at the old Learn page's address), with no policy violation reported
+and no script error."""
 from __future__ import annotations
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -30,8 +31,13 @@ def test_the_page_works_under_its_content_security_policy(browser, live_server):
         page.click("#cover-go")
         page.wait_for_selector('#play[data-seat="red"]:not([data-actor=""])')
         assert page.locator("#cover").count() == 0
-        page.goto(live_server.url + "/learn")
-        page.wait_for_selector("#app a")
+        page.goto(live_server.url + "/#/learn")  # the same page: its Learn screens, styled by app.css alone
+        page.wait_for_selector("#progress")
+        page.click("#nav-rules")
+        page.wait_for_selector(".rules-topic")
+        page.goto(live_server.url + "/learn")  # the old address: the page again, moved to #/learn
+        page.wait_for_selector('[data-lesson="roxy-medals"]')
+        assert page.url == live_server.url + "/#/learn"
         assert page.evaluate("window.__csp") == [] and errors == []
     finally:
         ctx.close()

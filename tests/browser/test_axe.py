@@ -1,16 +1,16 @@
-"""axe-core (pinned and checksum-verified, toybattle.site.axe) on every page at 360x640: no serious
+"""axe-core (pinned and checksum-verified, axe.py beside this file) on every page at 360x640: no serious
 or critical accessibility violation on home, play (its menu too), replay, the troops handbook, the
 watch page, learn, a lesson and the rules; a two-device game's chat; the home page, a game (its menu
 too) a lesson (its feedback too) and the rules in French."""
 from __future__ import annotations
 
+import axe
 import pytest
 from test_app_browser import ME_TURN, start_game
 from test_chat_sound import join_lan
 from test_phone_play import uncut
 
 from conftest import SMALL_PHONE
-from toybattle.site import axe
 
 pytestmark = pytest.mark.slow
 FITS = "(s) => { const e = document.querySelector(s); return e.scrollWidth <= e.clientWidth + 1; }"
@@ -71,14 +71,14 @@ def test_every_page_has_no_serious_accessibility_violation(small_phone, live_ser
     page.goto(watch)
     page.wait_for_function("document.querySelector('#board') && document.querySelector('#board').dataset.ply")
     found["watch"] = _violations(page, axe_script)
-    page.goto(f"{base}/learn")
-    page.wait_for_selector("#nav-rules")
+    page.goto(f"{base}/#/learn")
+    page.wait_for_selector("#progress")
     page.wait_for_load_state("networkidle")
     found["learn"] = _violations(page, axe_script)
-    page.goto(f"{base}/learn#/lesson/roxy-medals")
+    page.goto(f"{base}/#/learn/roxy-medals")
     page.wait_for_selector("#question")
     found["lesson"] = _violations(page, axe_script)
-    page.goto(f"{base}/learn#/rules")
+    page.goto(f"{base}/#/rules")
     page.wait_for_selector(".rules-topic")
     found["rules"] = _violations(page, axe_script)
     _none_serious(found)
@@ -120,7 +120,7 @@ def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(sm
     french.click("#menu-btn")
     french.wait_for_selector("#btn-sound")
     found["play (French, menu)"] = _violations(french, axe_script)
-    french.goto(f"{live_server.url}/learn#/lesson/roxy-medals")
+    french.goto(f"{live_server.url}/#/learn/roxy-medals")
     french.wait_for_selector("#question")
     assert french.locator("html").get_attribute("lang") == "fr" and "Roxy" in french.inner_text("#question")
     found["lesson (French)"] = _violations(french, axe_script)
@@ -128,7 +128,7 @@ def test_the_chat_and_the_french_page_have_no_serious_accessibility_violation(sm
     french.click('[data-node="17"]')  # a wrong move: the feedback and Retry
     french.wait_for_selector("#feedback.wrong")
     found["lesson (French, feedback)"] = _violations(french, axe_script)
-    french.goto(f"{live_server.url}/learn#/rules")
+    french.goto(f"{live_server.url}/#/rules")
     french.wait_for_selector(".rules-topic")
     found["rules (French)"] = _violations(french, axe_script)
     french_ctx.close()

@@ -70,10 +70,10 @@ def test_a_whole_game_against_the_bot_in_french(french, live_server, shot):
 @pytest.mark.slow
 def test_a_lesson_and_the_rules_page_in_french(french, live_server, shot):
     page = french
-    page.goto(live_server.url + "/learn#/")
+    page.goto(live_server.url + "/#/learn")
     page.wait_for_selector("#progress")
     assert english_on(page, "#app, .topbar") == []  # the topics and lessons by their French titles
-    page.goto(live_server.url + "/learn#/lesson/roxy-medals")
+    page.goto(live_server.url + "/#/learn/roxy-medals")
     page.wait_for_selector("#question")
     page.click('.rack button[data-troop="7"]')
     # the game's parts of the lesson: the prompt, the rack, the buttons, the bar, the board's words
@@ -84,7 +84,7 @@ def test_a_lesson_and_the_rules_page_in_french(french, live_server, shot):
     assert page.locator("#next").inner_text() == "Leçon suivante"
     assert english_on(page, chrome) == []
     shot(page, "french-lesson")
-    page.goto(live_server.url + "/learn#/rules")
+    page.goto(live_server.url + "/#/rules")
     page.wait_for_selector(".rules-topic")
     assert english_on(page, "#app") == []  # every rule, question and answer
     assert "Mastok" in page.locator("#app").inner_text()
@@ -100,9 +100,18 @@ def test_the_switch_changes_the_language_and_is_remembered(browser, live_server)
     assert page.locator("#start").inner_text() == "Start the game"
     page.click(".lang-switch [data-lang=fr]")
     page.wait_for_function("document.querySelector('#start')?.textContent === 'Lancer la partie'")
-    page.goto(live_server.url + "/learn#/")
+    page.goto(live_server.url + "/#/learn")
     page.wait_for_selector("#progress")
     assert page.locator("h1").inner_text() == "Apprendre à jouer"
     page.click(".lang-switch [data-lang=en]")
     page.wait_for_function("document.querySelector('h1')?.textContent === 'Learn to play'")
     ctx.close()
+
+
+def test_counts_follow_each_languages_plural_rule(french, live_server):
+    """Issue 27: the page's plurals come from CLDR's rules (Intl.PluralRules): French says "0 médaille"."""
+    french.goto(live_server.url + "/")
+    french.wait_for_selector("#newgame")
+    said = french.evaluate("""async () => { const { tn } = await import('/static/js/i18n.js');
+      return [0, 1, 2].map((n) => tn('card.region', n, { id: 7 })); }""")
+    assert said == ["Région 7 : 0 médaille", "Région 7 : 1 médaille", "Région 7 : 2 médailles"], said

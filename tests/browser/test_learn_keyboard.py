@@ -52,7 +52,7 @@ def announced(page) -> str:
 @pytest.mark.slow
 def test_a_lesson_by_keyboard_only(desktop, live_server):
     page = desktop
-    page.goto(live_server.url + "/learn#/lesson/roxy-medals")
+    page.goto(live_server.url + "/#/learn/roxy-medals")
     page.wait_for_selector("#question")
     assert focused(page)["tag"] == "h1"  # a lesson starts at its title
     # a wrong move: pick the Roxy, walk to 17, place it
@@ -88,7 +88,7 @@ def test_a_lesson_by_keyboard_only(desktop, live_server):
     assert focused(page)["id"] == "next"
     assert "3 medals" in announced(page)
     page.keyboard.press("Enter")  # Next lesson
-    page.wait_for_function("location.hash === '#/lesson/hook-isolated'")
+    page.wait_for_function("location.hash === '#/learn/hook-isolated'")
     page.wait_for_selector("h1:focus")
     assert page.js_errors == []
 
@@ -96,7 +96,7 @@ def test_a_lesson_by_keyboard_only(desktop, live_server):
 @pytest.mark.slow
 def test_an_effect_choice_by_keyboard(desktop, live_server):
     page = desktop
-    page.goto(live_server.url + "/learn#/lesson/star-draw")
+    page.goto(live_server.url + "/#/learn/star-draw")
     page.wait_for_selector("#question")
     tab_to(page, {"troop": "6"})
     page.keyboard.press("Enter")
@@ -111,6 +111,7 @@ def test_an_effect_choice_by_keyboard(desktop, live_server):
     assert focused(page)["id"] == "next"
     assert "4" in announced(page)
     # a hint by keyboard: the new hint is read out and the focus stays on the hint button
+    # an old bookmark's address: the page loads again, so the last lesson's #question is not waited on
     page.goto(live_server.url + "/learn#/lesson/kwak-joker")
     page.wait_for_selector("#question")
     tab_to(page, {"id": "hint"})

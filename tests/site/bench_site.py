@@ -33,14 +33,15 @@ out["rules"] = bench(3.0, 1)
 json.dumps(out)
 """
 WORKER = """
-import {{ loadPyodide }} from "{base}/static/site/pyodide/pyodide.mjs";
-const py = await loadPyodide({{ indexURL: "{base}/static/site/pyodide/" }});
-// as the site's worker does: the pinned wheels the app needs, then toybattle itself
+// as the site's worker does: site.json names the build's content-hashed files, then the pinned wheels the
+// app needs, then toybattle itself
 const site = await (await fetch("{base}/static/site/site.json")).json();
+const {{ loadPyodide }} = await import("{base}/static/site/" + site.pyodide + "pyodide.mjs");
+const py = await loadPyodide({{ indexURL: "{base}/static/site/" + site.pyodide }});
 for (const wheel of site.wheels) {{
   py.unpackArchive(await (await fetch("{base}/static/site/" + wheel)).arrayBuffer(), "wheel");
 }}
-py.unpackArchive(await (await fetch("{base}/static/site/toybattle.zip")).arrayBuffer(), "zip",
+py.unpackArchive(await (await fetch("{base}/static/site/" + site.package)).arrayBuffer(), "zip",
                  {{ extractDir: "/lib/toybattle" }});
 py.runPython("import sys; sys.path.insert(0, '/lib/toybattle')");
 postMessage(py.runPython({snippet}));

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import contextlib
+import http.server
+import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 CHROMIUM = os.environ.get("TOYBATTLE_CHROMIUM", "/usr/bin/chromium")
@@ -65,3 +69,82 @@ class Recorded:
         """Requests to anywhere but this machine (data: and blob: URLs stay in the page)."""
         return [u for u in self.requests
                 if not u.startswith(("http://127.0.0.1:", "data:", "blob:"))]
+
+
+class StaticServer:
+    """A plain static file server over ``directory`` on a port the system picks, run in this process so the
+    test controls it: it logs every path it serves with the bytes it sent, and ``cut(path)`` makes the next
+    answer for ``path`` stop midway (the connection closed after half the body), as a phone's download
+    that drops; ``hold(prefix)`` keeps every answer for a path under ``prefix`` waiting until ``release()``."""
+
+    def __init__(self, directory: Path):
+        self.log: list[tuple[str, int]] = []  # (path, bytes of body sent)
+        self.cuts: set[str] = set()
+        self.held: str | None = None
+        self.go = threading.Event()
+        owner = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, directory=str(directory), **kwargs)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def copyfile(self, source: Any, outputfile: Any) -> None:
+                data = source.read()
+                path = self.path.split("?")[0]
+                if owner.held is not None and path.startswith(owner.held):
+                    owner.go.wait(120)
+                if path in owner.cuts:
+                    owner.cuts.discard(path)
+                    data = data[: len(data) // 2]
+                    self.close_connection = True
+                owner.log.append((path, len(data)))
+                outputfile.write(data)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> StaticServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def cut(self, path: str) -> None:
+        self.cuts.add(path)
+
+    def hold(self, prefix: str) -> None:
+        self.go.clear()
+        self.held = prefix
+
+    def release(self) -> None:
+        self.held = None
+        self.go.set()
+
+    def served(self) -> list[str]:
+        """The paths served so far, and forget them."""
+        paths = [p for p, _ in self.log]
+        self.log.clear()
+        return paths
+
+
+def wait_installed(page: Any, www: Path) -> None:
+    """Wait until the service worker of the site built in ``www`` has cached every file of its manifest (a
+    promise-returning page function is polled through evaluate, which awaits it)."""
+    sw = (www / "sw.js").read_text()
+    version = re.search(r'const VERSION = "(\w+)";', sw).group(1)  # type: ignore[union-attr]
+    files = len(json.loads(re.search(r"const FILES = (\{.*?\});\n", sw).group(1)))  # type: ignore[union-attr]
+    count = ("v => caches.has(v).then((has) => has ? caches.open(v).then((c) => c.keys()).then((ks) => ks.length)"
+             " : 0)")
+    page.evaluate("navigator.serviceWorker.ready.then((r) => r.update())")  # as the browser does after a navigation
+    for _ in range(900):
+        if page.evaluate(count, f"toybattle-{version}") == files:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"version {version} of the site was never installed")

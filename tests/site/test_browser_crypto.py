@@ -79,7 +79,7 @@ def py(browser, site) -> Iterator[WorkerPython]:
     page = context.new_page()
     with page.expect_worker() as started:
         page.goto(site + "/")
-    page.wait_for_selector("#newgame")  # the app answered: the worker has booted
+    page.wait_for_function("document.documentElement.dataset.python === 'ready'")  # the worker has booted
     yield WorkerPython(started.value)
     context.close()
 

@@ -25,9 +25,9 @@ def test_the_site_holds_every_file_it_needs_and_the_service_worker_lists_them(tm
     out = tmp_path / "www"
     assert build(out).returncode == 0
     sw = (out / "sw.js").read_text()
-    files = json.loads(re.search(r"const FILES = (\[.*?\]);", sw).group(1))
+    files = sorted(json.loads(re.search(r"const FILES = (\{.*?\});\n", sw).group(1)))
     on_disk = sorted("/" + p.relative_to(out).as_posix() for p in out.rglob("*")
-                     if p.is_file() and p.name not in ("sw.js", ".toybattle-site"))
+                     if p.is_file() and p.name not in ("sw.js", ".toybattle-site") and p.suffix != ".gz")
     assert files == on_disk
     assert "/static/site/crypto.js" in files  # imported by the worker, so cached with it
     for page in ("index.html", "learn/index.html"):
@@ -40,7 +40,7 @@ def test_the_site_holds_every_file_it_needs_and_the_service_worker_lists_them(tm
         if p.suffix in (".html", ".js", ".webmanifest", ".json") and "pyodide" not in p.parts:
             text = comments.sub("", p.read_text()) if "npm" in p.parts else p.read_text()
             assert not re.search(r"https?://(?!localhost|www\.w3\.org/2000/svg)", text), p
-    with zipfile.ZipFile(out / "static/site/toybattle.zip") as z:
+    with zipfile.ZipFile(out / "static/site" / json.loads((out / "static/site/site.json").read_text())["package"]) as z:
         names = z.namelist()
     assert "toybattle/rules/data/troops.json" in names and "toybattle/site/browser.py" in names
     assert "toybattle/online/mailbox/client.py" in names  # online rooms run in the browser too
@@ -105,3 +105,26 @@ def _assets_cached() -> None:
         assets.ensure()
     except assets.AssetError as e:
         pytest.fail(f"site assets cannot be fetched: {e}")
+
+
+def test_a_damaged_games_file_is_set_aside_said_and_a_new_one_started(tmp_path):
+    """Browser storage holding a games file that is not one (damaged, or foreign bytes): the site's app starts
+    anyway on a new file, keeps the old bytes under another name, and tells the page in one line."""
+    db = tmp_path / "games.sqlite3"
+    junk = b"this is not an SQLite database, only bytes a damaged storage left " * 100
+    db.write_bytes(junk)
+
+    async def run() -> list[dict]:
+        out: list[dict] = []
+        bridge = await serve(str(db), out.append, lambda: None, bot_delay=0.01)
+        made = await bridge.http("POST", "/api/games", [("content-type", "application/json")],
+                                 json.dumps({"kind": "bot", "level": "random"}))
+        assert made["status"] == 200, made
+        bridge.stop()
+        return out
+
+    said = asyncio.run(run())
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("games.sqlite3.set-aside-")]
+    assert len(aside) == 1 and aside[0].read_bytes() == junk  # kept, byte for byte
+    assert said[0] == {"t": "status", "line": "damaged", "params": {"file": aside[0].name}}
+    assert db.read_bytes()[:16] == b"SQLite format 3\0"  # the new games file holds the new game

@@ -14,7 +14,7 @@ from toybattle.site import build
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "browser"))
-from site_harness import Recorded, serving
+from site_harness import Recorded, serving, wait_installed
 from test_app_browser import ME_TURN, play_one, play_to_the_end, ply, start_game  # the app's own UI steps
 
 pytestmark = pytest.mark.slow
@@ -88,7 +88,7 @@ def test_a_lesson_to_its_end_then_play_on_against_a_bot(site, recorded):
     page.click('.rack button[data-troop="7"]')
     page.click('[data-node="12"]')
     page.wait_for_selector("#feedback.right")
-    # playing on opens the game page: a new page, a new worker, the same saved games
+    # playing on opens the game screen of the same page: the same worker, the same saved games
     page.click("#continue")
     page.wait_for_url("**/#/game/*")
     page.wait_for_function(ME_TURN)
@@ -143,7 +143,8 @@ def test_an_update_is_picked_up_on_the_next_visit_and_keeps_saved_games(site_dir
         assert [f"toybattle-{version}"] != old
         # this visit notices the new sw.js: the new version installs in the background
         rec, page = visit("/")
-        page.wait_for_function("v => caches.keys().then(k => k.length === 1 && k[0] === v)", arg=f"toybattle-{version}")
+        wait_installed(page, www)
+        assert f"toybattle-{version}" in page.evaluate("caches.keys()")
         page.close()
         # the next visit is served the new files, and the saved game is still there
         page = rec.page()
@@ -160,9 +161,11 @@ def test_a_second_tab_waits_until_the_first_is_closed(site, recorded):
     start_game(first, site, terrain="castle", level="random")
     second = recorded.page()
     second.goto(site + "/")
-    second.wait_for_selector("text=open in another tab")
-    assert not second.locator("#newgame").count()
+    second.wait_for_selector("#newgame")  # the home needs no Python: it shows at once
+    second.wait_for_selector("#site-notice >> text=open in another tab")  # but its Python waits for the games file
+    assert second.evaluate("document.documentElement.dataset.python") != "ready"
     first.close()  # its worker ends, and with it its hold on the saved games
-    second.wait_for_selector("#newgame")
+    second.wait_for_function("document.documentElement.dataset.python === 'ready'")
+    assert not second.locator("#site-notice").count()  # the line went with the wait
     second.wait_for_selector(".game-item")  # the first tab's game is there
     assert recorded.foreign() == [] and recorded.errors == []

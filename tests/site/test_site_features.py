@@ -25,10 +25,11 @@ TOAST = "(() => { const t = document.querySelector('#toast'); return t && !t.cla
 VISIBLE = "[...document.querySelectorAll('#sheet .menu .btn')].filter(b => b.offsetParent !== null)"
 ENTRIES = VISIBLE + ".map(b => b.tagName === 'A' ? 'link' : b.id || b.dataset.lang || b.textContent)"
 # every text the page's start-up paragraph shows, from the first script on
+# every start-up line the page shows (the progress line while a game waits for Python, net.js), in order
 LINES = """
 window.__lines = [];
 new MutationObserver(() => {
-  const p = document.querySelector('.loading');
+  const p = document.querySelector('#site-progress p');
   if (p && window.__lines.at(-1) !== p.textContent) window.__lines.push(p.textContent);
 }).observe(document, { subtree: true, childList: true, characterData: true });
 """
@@ -44,6 +45,12 @@ def test_the_served_app_offers_two_devices_and_the_site_s_app_does_not(tmp_path)
             token = next(iter(game["tokens"].values()))
             watch = c.get(f"/api/games/{game['game']}/watch?token={token}")
             assert (watch.status_code == 200) is offered, watch.text
+            # a two-device game asked for anyway is refused in one line, in the page's language
+            for lang, words in (("en", "two devices"), ("fr", "deux appareils")):
+                lan = c.post("/api/games", json={"kind": "lan"}, headers={"accept-language": lang})
+                assert (lan.status_code == 200) is offered, lan.text
+                if not offered:
+                    assert lan.status_code == 409 and words in lan.json()["error"], lan.text
 
 
 @pytest.mark.slow
@@ -97,13 +104,14 @@ def test_a_french_browser_starts_the_site_in_french(site, browser):
         page.add_init_script(LINES)
         page.goto(site + "/")
         page.wait_for_selector("#newgame")
+        assert page.locator("#start").inner_text() == "Lancer la partie"  # before Python: the page's own words
+        page.click("#start")  # a first visit: the game waits for Python, and says so
+        page.wait_for_selector("#play")
         lines = page.evaluate("window.__lines")
-        said = [line for line in lines if line != "Loading Toy Battle…"]  # the page's HTML, before any script
-        assert said, lines
-        french = {"Chargement de Toy Battle…", "Démarrage de Python dans ce navigateur…",
-                  "Toy Battle s'installe dans ce navigateur pour jouer hors ligne…"}
-        assert set(said) <= french, lines
-        assert page.locator("#start").inner_text() == "Lancer la partie"
+        assert lines, "no start-up line was shown while the game waited for Python"
+        for line in lines:  # the download's bytes, then the stages
+            assert line.startswith(("Chargement de Toy Battle", "Téléchargement de Toy Battle", "Toy Battle s'installe",
+                                    "Démarrage de Python", "Python a démarré", "Préparation du jeu")), lines
         assert errors == []
     finally:
         context.close()

@@ -44,9 +44,9 @@ def test_the_site_works_under_a_sub_path_online_and_offline(nested, recorded):
 
     # the home's Learn link, a lesson, the rules
     page.goto(nested + "/")
-    page.locator("a.btn.primary[href$='/learn']").click()
+    page.locator("a.btn.primary[href$='/#/learn']").click()
     page.wait_for_selector('[data-lesson="roxy-medals"] a')
-    assert page.url.startswith(f"{nested}/learn/")
+    assert page.url == f"{nested}/#/learn"  # a screen of the same page, under the site's directory
     page.click("#nav-rules")
     page.wait_for_selector(".rules-topic")
     page.click("#nav-lessons")
@@ -55,7 +55,7 @@ def test_the_site_works_under_a_sub_path_online_and_offline(nested, recorded):
     page.click('.rack button[data-troop="7"]')
     page.click('[data-node="12"]')
     page.wait_for_selector("#feedback.right")
-    # playing on: the game page at the lesson's join link, under the site's directory, then its home
+    # playing on: the game screen of the same page, under the site's directory, then its home
     page.click("#continue")
     page.wait_for_url(f"{nested}/#/game/*")
     page.wait_for_function(ME_TURN)
@@ -66,7 +66,7 @@ def test_the_site_works_under_a_sub_path_online_and_offline(nested, recorded):
     recorded.context.set_offline(True)
     page.reload()
     page.wait_for_selector("#newgame")
-    page.locator("a.btn.primary[href$='/learn']").click()
+    page.locator("a.btn.primary[href$='/#/learn']").click()
     page.wait_for_selector('[data-lesson="roxy-medals"] .done-mark')
 
     outside = [u for u in recorded.requests if not u.startswith(("data:", "blob:", nested + "/"))]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -20,7 +22,7 @@ from starlette.applications import Starlette
 from starlette.types import Message
 
 from toybattle.assembly import build_app
-from toybattle.store import GameRow, Store
+from toybattle.store import GameRow, Store, StoreError
 
 log = logging.getLogger("toybattle.site")
 
@@ -45,6 +47,14 @@ class SyncedStore(Store):
 
     async def get_async(self, game_id: str) -> GameRow | None:
         return self.get(game_id)
+
+    def delete(self, game_id: str) -> bool:
+        found = super().delete(game_id)
+        self._persist()
+        return found
+
+    async def delete_async(self, game_id: str) -> bool:
+        return self.delete(game_id)
 
 
 class Bridge:
@@ -164,8 +174,22 @@ class Bridge:
 
 async def serve(db_path: str, post: Callable[[Message], object], persist: Callable[[], object],
                 bot_delay: float = 0.6) -> Bridge:
-    """The app over the games file at ``db_path``, started and ready for the page."""
-    store = SyncedStore(db_path, persist)
+    """The app over the games file at ``db_path``, started and ready for the page. A games file that cannot be
+    opened (damaged, or written by a newer version) is set aside under another name, never deleted, the page
+    is told so in one line ({"t": "status", "line": "damaged"}), and a new games file is started: the player
+    can still play."""
+    try:
+        store = SyncedStore(db_path, persist)
+    except StoreError as e:
+        aside = f"{db_path}.set-aside-{time.strftime('%Y%m%d-%H%M%S')}"
+        os.replace(db_path, aside)
+        for suffix in ("-wal", "-shm", "-journal"):
+            if os.path.exists(db_path + suffix):
+                os.replace(db_path + suffix, aside + suffix)
+        log.warning("games file set aside as %s: %s", aside, e)
+        post({"t": "status", "line": "damaged", "params": {"file": os.path.basename(aside)}})
+        store = SyncedStore(db_path, persist)
+        persist()
     app = build_app(store, bot_delay=bot_delay)
     # the app's guard answers only to its own host names; here the only caller is this page, in-process
     # (no network, so no rebinding), and Bridge names the host "site"

@@ -5,13 +5,15 @@
 //   worker -> page  {t:"http", id, status, headers, body}          {t:"ws-open", sock}
 //                   {t:"ws-message", sock, data}  {t:"ws-close", sock, code}
 //                   {t:"status", line, params} (a line for the player, by name: the page says it in its
-//                   language, web/js/net.js)  {t:"ready"}  {t:"failed", message}
+//                   language, web/js/net.js)  {t:"stage", stage, ms} (start-up, for the progress bar and
+//                   the benchmark: ms since the worker started)  {t:"ready"}
+//                   {t:"failed", message, cut} (cut: a download failed or stopped midway)
 // Games live in the app's SQLite file on an IndexedDB-backed file system (IDBFS at /data), saved
 // after every write; an HTTP answer waits until the save is done.
-import { loadPyodide } from "./pyodide/pyodide.mjs";
 import { loadCrypto } from "./crypto.js";  // sets globalThis.toybattleCrypto (online/mailbox/browser_crypto.py)
+import { BASE, IMPORT_APP, fetchArchives, forgetSnapshot, keptSnapshot, pyodideOptions, siteFiles, snapshotKey,
+         unpack } from "./python.js";
 
-const BASE = new URL("./", import.meta.url);
 const DB_DIR = "/data";
 const queue = [];
 let bridge = null;
@@ -70,27 +72,82 @@ async function ownGames() {
   });
 }
 
+const t0 = performance.now();
+const stage = (name) => post({ t: "stage", stage: name, ms: Math.round(performance.now() - t0) });
+
+
+let restored = false;  // this start restored a snapshot (if it fails, the snapshot goes)
+let snapshotHeap = 0;  // bytes of Python's memory in the snapshot being restored (see fit, below)
+let key = null;  // this build's snapshot, once site.json is read
+
+// Every random source is seeded again from the system's entropy once the app is imported: a restored snapshot
+// froze them, and a Python started to make one seeds them from fixed entropy (so that snapshots are
+// reproducible); each random.Random made while importing (the random module's own among them) would otherwise
+// repeat its numbers on every visit. The app deals and keys from SystemRandom, which holds no state.
+const RESEED = `
+import gc, os, random
+for r in gc.get_objects():
+    if type(r) is random.Random or (isinstance(r, random.Random) and not isinstance(r, random.SystemRandom)):
+        r.seed(os.urandom(32))
+`;
+
+// Python with the app imported: restored from this build's snapshot when one is kept (fast), else started the
+// long way, and then a snapshot is made for the next visit, in a worker of its own (snapshot.js) once the game
+// is playable: the first visit does not wait for it.
+async function startPython(site, loadPyodide, archives, snapshot) {
+  restored = snapshot !== null;
+  // the snapshot's layout: a header whose length is its second 32-bit word, then Python's memory
+  if (restored) {
+    const header = new DataView(snapshot.buffer, snapshot.byteOffset).getUint32(4, true);
+    snapshotHeap = snapshot.byteLength - header;
+  }
+  const py = await loadPyodide(restored ? { ...pyodideOptions(site), _loadSnapshot: snapshot } : pyodideOptions(site));
+  stage(restored ? "restored" : "python");
+  unpack(py, site, await archives);
+  if (!restored) py.runPython(IMPORT_APP);
+  stage("unpacked");
+  return py;
+}
+
+// SNAPSHOT_AFTER_MS after the game is playable: the player's first taps go first, and the sooner it is kept,
+// the likelier a short first visit leaves the next one fast
+const SNAPSHOT_AFTER_MS = 1000;
+function snapshotLater(site) {
+  setTimeout(() => {
+    const maker = new Worker(new URL("snapshot.js", BASE), { type: "module" });
+    maker.onmessage = ({ data }) => {
+      if (data.t === "kept") stage("snapshot");
+      else console.warn("no Python snapshot kept:", data.message);
+      maker.terminate();
+    };
+    maker.onerror = (e) => { console.warn("no Python snapshot kept:", e.message); maker.terminate(); };
+    maker.postMessage({ site });
+  }, SNAPSHOT_AFTER_MS);
+}
+
 async function boot() {
   await ownGames();
   post({ t: "status", line: "starting" });
-  const [py, site] = await Promise.all([
-    loadPyodide({ indexURL: new URL("pyodide/", BASE).href, stdout: () => {}, stderr: (s) => console.warn(s) }),
-    fetch(new URL("site.json", BASE)).then((r) => r.json()),
-    loadCrypto(BASE),  // the noble modules are in npm/ beside this file
-  ]);
+  // site.json names the content-hashed files of this build (site/build.py)
+  const site = await siteFiles();
+  stage("worker");
+  key = snapshotKey(site);
+  const [{ loadPyodide }, snapshot] = await Promise.all([
+    import(new URL(`${site.pyodide}pyodide.mjs`, BASE).href), keptSnapshot(key)]);
+  const archives = fetchArchives(site);
+  archives.catch(() => {});  // met below, once Python is there
+  const [py] = await Promise.all([startPython(site, loadPyodide, archives, snapshot), loadCrypto(BASE)]);
   self.pyodide = py;
   FS = py.FS;
+  // the games file comes from IndexedDB meanwhile (Python's memory, and so a snapshot, knows nothing of it)
   FS.mkdirTree(DB_DIR);
   FS.mount(FS.filesystems.IDBFS, {}, DB_DIR);
-  await new Promise((ok, fail) => FS.syncfs(true, (e) => (e ? fail(e) : ok())));
-  const archives = await Promise.all([...site.wheels, site.package].map((f) => fetch(new URL(f, BASE)).then((r) => {
-    if (!r.ok) throw new Error(`${f}: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  })));
-  site.wheels.forEach((_, i) => py.unpackArchive(archives[i], "wheel"));
-  py.unpackArchive(archives.at(-1), "zip", { extractDir: "/lib/toybattle" });
-  py.runPython("import sys; sys.path.insert(0, '/lib/toybattle')");
+  const synced = new Promise((ok, fail) => FS.syncfs(true, (e) => (e ? fail(e) : ok())));
+  synced.catch(() => {});  // met below
+  py.runPython(RESEED);
   const browser = py.pyimport("toybattle.site.browser");
+  stage("imported");
+  await synced;
   // a socket message leaves only once what it shows is saved: a page never shows an unsaved state
   let outbox = Promise.resolve();
   const send = (m) => {
@@ -98,8 +155,40 @@ async function boot() {
     outbox = outbox.then(saved).then(() => post(msg));
   };
   bridge = await browser.serve(`${DB_DIR}/games.sqlite3`, send, persist);
+  stage("ready");
   post({ t: "ready" });
   while (queue.length) handle(queue.shift());
+  if (!restored) snapshotLater(site);
 }
 
-boot().catch((e) => post({ t: "failed", message: String(e).split("\n").filter(Boolean).pop() }));
+let booted = false;
+const failed = (e) => {
+  if (booted) return;
+  booted = true;  // said once; the page ends this worker and starts another when the player tries again
+  const message = String(e).split("\n").filter(Boolean).pop();
+  // a snapshot that would not start is not tried again: the next start is the long one, and makes a new one
+  const forget = restored ? forgetSnapshot(key) : Promise.resolve();
+  // a download that failed or stopped midway is said as such to the player (net.js); the rest as it is
+  forget.catch(() => {}).finally(() => post({ t: "failed", message, cut: /network|fetch|HTTP \d|aborted/i.test(message) }));
+};
+// Pyodide's loader meets a broken download of its WebAssembly (a body cut off midway) by aborting its module
+// without rejecting loadPyodide's promise, which then never settles: the compile's own failure is caught here
+for (const name of ["instantiateStreaming", "instantiate"]) {
+  const real = WebAssembly[name];
+  if (real) WebAssembly[name] = (...args) => real.apply(WebAssembly, args).then(fit, (e) => { failed(e); throw e; });
+}
+// A snapshot holds Python's whole memory, and Pyodide restores it into the memory its module declares (30 MB),
+// ignoring the size it asks for (pyodide/pyodide issue 6254): once importing the app has grown the memory, the
+// restore fails. So Python's memory is grown to the snapshot's size here, as soon as the module is made and
+// before Pyodide reads it.
+function fit(made) {
+  const memory = (made instanceof WebAssembly.Instance ? made : made.instance)?.exports?.memory;
+  if (snapshotHeap && memory instanceof WebAssembly.Memory) {
+    const missing = snapshotHeap - memory.buffer.byteLength;
+    if (missing > 0) memory.grow(Math.ceil(missing / 65536));
+    snapshotHeap = 0;  // Python's module only: the libraries it loads later share its memory
+  }
+  return made;
+}
+self.addEventListener("unhandledrejection", (e) => failed(e.reason));
+boot().then(() => { booted = true; }, failed);

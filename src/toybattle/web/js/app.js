@@ -1,6 +1,8 @@
-// Toy Battle in the browser: routes to the screens (home, play, replay, troops & terrains).
-// Each screen is its own module; they share the element helpers (dom.js), the server's data
-// (data.js), cards, the rack and the board interaction (choice.js) with the Learn page.
+// Toy Battle in the browser: one page whose hash router shows the screens (home, play, replay, watch,
+// troops & terrains, and Learn: the lessons, a lesson, the rules and FAQ). Moving between screens never
+// loads another page: on the static site, Python starts once per visit. Each screen is its own module;
+// they share the element helpers (dom.js), the server's data (data.js), cards, the rack and the board
+// interaction (choice.js).
 import { t } from "./i18n.js";
 import { $, h, fill } from "./dom.js";
 import { saved } from "./saved.js";
@@ -10,6 +12,7 @@ import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
 import { showTroops } from "./handbook.js";
 import { showWatch } from "./watch.js";
+import { showLearn, LEARN } from "./learn.js";
 import { fetch, ROOT, appURL } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 let current = null; // the live play screen, if any
@@ -18,10 +21,13 @@ function leaveScreen() {
   if (current) { current.close(); current = null; }
   for (const id of ["endscreen", "cover"]) { const e = document.getElementById(id); if (e) e.remove(); }
   document.body.className = "";
+  document.title = "Toy Battle";
 }
 
-// the page's path under the app's root ("/join/G/T" wherever the site is served)
+// the page's path under the app's root ("/join/G/T" wherever the site is served), and its hash route
 const appPath = () => "/" + location.pathname.slice(ROOT.pathname.length);
+const here = () => location.hash.replace(/^#/, "") || "/";
+const decode = (part) => { try { return decodeURIComponent(part); } catch { return part; } };  // a broken %-escape as is
 
 // A two-device join link (/invite/{game}/{key}) seats this device if it is the first to open it.
 async function inviteFromPath() {
@@ -46,12 +52,29 @@ function watchFromPath() {
   if (m) history.replaceState(null, "", appURL(`/#/watch/${m[1]}/${m[2]}`));
 }
 
+// The Learn page's old addresses (/learn, /learn#/, /learn#/rules, /learn#/lesson/ID: bookmarks, links from
+// before Learn was screens of this page; the server and the site answer /learn with this page): the same
+// screen at its route here.
+function learnFromPath() {
+  if (!/^\/learn\/?(index\.html)?$/.test(appPath())) return;
+  const old = here();
+  const lesson = old.match(/^\/lesson\/([^/]+)$/);
+  const to = lesson ? LEARN.lesson(decode(lesson[1])) : old === "/rules" ? LEARN.rules
+    : /^\/learn(\/[^/]+)?$/.test(old) ? `#${old}` : LEARN.lessons;
+  history.replaceState(null, "", appURL(`/${to}`));
+}
+
 async function joinFromPath() {
   watchFromPath();
+  learnFromPath();
   if (await inviteFromPath()) return;
   const m = appPath().match(/^\/join\/([^/]+)\/([^/]+)$/);
-  if (!m) return;
-  const [, id, token] = m;
+  if (m) await joinSeat(m[1], m[2]);
+}
+
+// A join link (/join/{game}/{token}, or the route #/join/... of a lesson played on against a bot): this
+// browser keeps the seat's token and the address becomes the game's (#/game/ID), in place of the link.
+async function joinSeat(id, token) {
   const r = await fetch(`/api/games/${id}?token=${encodeURIComponent(token)}`);
   if (r.ok) {
     const st = await r.json();
@@ -65,14 +88,17 @@ async function joinFromPath() {
 
 async function route() {
   takeInvite();  // an invitation link (#join=CODE): off the address bar, then the home screen's join form
-  const hash = location.hash.replace(/^#/, "") || "/";
+  let hash = here();
   let m;
   leaveScreen();
   try {
+    if ((m = hash.match(/^\/join\/([\w-]+)\/([\w-]+)$/))) { await joinSeat(m[1], m[2]); hash = here(); }
     if ((m = hash.match(/^\/game\/([\w-]+)$/))) current = await showGame(m[1]);
     else if ((m = hash.match(/^\/replay\/([\w-]+)$/))) await showReplay(m[1]);
     else if ((m = hash.match(/^\/watch\/([\w-]+)\/([\w-]+)$/))) current = await showWatch(m[1], m[2]);
     else if (hash === "/troops") await showTroops();
+    else if ((m = hash.match(/^\/learn(?:\/([^/]+))?$/))) await showLearn({ lesson: m[1] ? decode(m[1]) : null });
+    else if (hash === "/rules") await showLearn({ rules: true });
     else await showHome();
   } catch (e) {
     console.error(e);

@@ -36,6 +36,54 @@ function el(name, attrs = {}, parent = null) {
   return e;
 }
 
+// Every label on the board stays readable however small the board is drawn (a phone's screen shows the
+// 300 x 500 units at about 0.65 px a unit): a mark is drawn at its size in units, then fitLabels() grows it
+// about its centre until its text is at least LABEL_PX on screen, its shape by at most `cap` times (a
+// larger one would cover the bases around it), its text by whatever is still missing.
+const LABEL_PX = 11.5;
+
+/** A mark centred at x, y in `parent`: returns the group to draw it in, centred on 0,0. */
+function mark(parent, cls, x, y, cap) {
+  const at = el("g", { class: cls, transform: `translate(${x},${y})` }, parent);
+  return el("g", { class: "fit", "data-cap": cap }, at);
+}
+
+// a digit's middle stands about 0.35 of the font size above its baseline
+const setSize = (t, size) => {
+  t.style.fontSize = `${size.toFixed(2)}px`;
+  t.setAttribute("y", (Number(t.dataset.middle) + 0.35 * size).toFixed(2));
+};
+
+/** A text of a mark, its middle at height `middle` (0: the mark's centre), `size` units high before fitting. */
+function label(parent, text, size, attrs = {}, middle = 0) {
+  const t = el("text", { ...attrs, "data-size": size, "data-middle": middle }, parent);
+  setSize(t, size);
+  t.textContent = text;
+  return t;
+}
+
+/** Grow the marks of `svg` to the size it is shown at now (board.js calls it after each draw and resize). */
+export function fitLabels(svg) {
+  const m = svg.getScreenCTM && svg.getScreenCTM();
+  const scale = m ? Math.hypot(m.a, m.b) : 0;
+  if (!scale) return;  // not laid out yet: the resize observer calls again once it is
+  for (const g of svg.querySelectorAll("g.fit")) {
+    const texts = [...g.querySelectorAll("text[data-size]")];
+    if (!texts.length) continue;
+    const need = LABEL_PX / (Math.min(...texts.map((t) => Number(t.dataset.size))) * scale);
+    const grow = Math.min(Number(g.dataset.cap), Math.max(1, need));
+    g.setAttribute("transform", grow > 1 ? `scale(${grow.toFixed(3)})` : "");
+    const more = Math.max(1, need / grow);
+    for (const t of texts) setSize(t, Number(t.dataset.size) * more);
+  }
+}
+
+function watchSize(svg) {
+  if (svg.__tbFit || typeof ResizeObserver === "undefined") return;
+  svg.__tbFit = new ResizeObserver(() => fitLabels(svg));
+  svg.__tbFit.observe(svg);
+}
+
 /** The outline of a seat's badge, centred on 0,0 with half-size s: blue shield, red house. */
 export function badgePath(seat, s) {
   if (seat === "red") return `M0 ${-1.15 * s} L${s} ${-0.3 * s} V${s} H${-s} V${-0.3 * s} Z`;
@@ -48,9 +96,9 @@ export function tileGroup(tile, s = 15) {
   const [seat, code] = tile;
   const g = el("g", { class: `tile ${seat}` });
   el("path", { d: badgePath(seat, s), class: "tile-shape" }, g);
-  const t = el("text", { class: "tile-code", x: 0, y: seat === "red" ? s * 0.42 : s * 0.28,
-    "font-size": s * (code === "K" ? 1.05 : 1.25) }, g);
-  t.textContent = code;
+  // the code sits in the shape's wide part: lower in a house (red), higher in a shield (blue)
+  const size = s * (code === "K" ? 1.05 : 1.25);
+  label(g, code, size, { class: "tile-code", x: 0 }, (seat === "red" ? 0.42 : 0.28) * s - 0.35 * size);
   return g;
 }
 
@@ -104,12 +152,11 @@ export function drawBoard(svg, terrain, view, opts = {}) {
       : [[pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length]];
     const cx = spots.reduce((a, p) => a + p[0], 0) / spots.length;
     const cy = spots.reduce((a, p) => a + p[1], 0) / spots.length;
-    const medal = el("g", { class: "medal", transform: `translate(${cx},${cy})` }, g);
+    const medal = mark(g, "medal", cx, cy, 1.3);
     el("circle", { r: 11, class: "medal-disc" }, medal);
-    if (owner) el("path", { d: badgePath(owner, 6.5), class: `medal-owner ${owner}` }, medal);
-    const t = el("text", { class: "medal-count", y: owner ? 3.2 : 4, "font-size": owner ? 8 : 11 }, medal);
-    t.textContent = r.medals;
-    el("circle", { r: 29, class: "hit", "data-region": r.id }, medal);
+    if (owner) el("path", { d: badgePath(owner, 8), class: `medal-owner ${owner}` }, medal);
+    label(medal, r.medals, owner ? 9 : 11, { class: "medal-count" }, owner ? 0.5 : 0);
+    el("circle", { r: 29, class: "hit", "data-region": r.id }, medal.parentNode);
   }
 
   const paths = el("g", { class: "paths" }, svg);
@@ -143,8 +190,7 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     }
     if (n.kind === "hq") {
       el("path", { d: badgePath(n.side, R + 2), class: "hq-shape" }, g);
-      const t = el("text", { class: "hq-label", y: top ? -R - 6 : 4 }, g);
-      t.textContent = tr("board.hq");
+      label(mark(g, "hq-mark", 0, top ? -R - 10 : 0, 1), tr("board.hq"), 10, { class: "hq-label" });
     } else {
       el("circle", { r: R, class: "base-disc" }, g);
       if (mine.has(n.id)) el("circle", { r: R + 2.5, class: "link-ring" }, g);
@@ -152,40 +198,35 @@ export function drawBoard(svg, terrain, view, opts = {}) {
     if (top) {
       const tg = tileGroup(top, 14);
       tg.classList.add("top");
-      g.appendChild(tg);
+      mark(g, "top-tile", 0, 0, 1.3).appendChild(tg);
       if (stack.length > 1) {
-        const d = el("g", { class: "depth", transform: `translate(${R - 4},${R - 5})` }, g);
+        const d = mark(g, "depth", R - 4, R - 5, 1.4);
         el("circle", { r: 8 }, d);
-        const t = el("text", { y: 3.5 }, d);
-        t.textContent = stack.length;
+        label(d, stack.length, 10);
       }
     }
     if (n.power && !plain) {
-      const p = el("g", { class: `power power-${n.power}`, transform: `translate(${R - 3},${-R + 3})` }, g);
+      const p = mark(g, `power power-${n.power}`, R - 3, -R + 3, 1.4);
       el("circle", { r: 8.5 }, p);
-      const t = el("text", { y: 3.6 }, p);
-      t.textContent = POWER_MARK[n.power] || "★";
+      label(p, POWER_MARK[n.power] || "★", 9.5);
     }
     if (n.allowed_codes && !plain) {
-      const r = el("g", { class: "restrict", transform: `translate(0,${R + 9})` }, g);
-      const label = n.allowed_codes.join("·");
-      el("rect", { x: -label.length * 2.6 - 3, y: -6.5, width: label.length * 5.2 + 6, height: 11, rx: 4 }, r);
-      const t = el("text", { y: 2.4 }, r);
-      t.textContent = label;
+      const r = mark(g, "restrict", 0, R + 9, 1.5);
+      const codes = n.allowed_codes.join("·");
+      el("rect", { x: -codes.length * 2.6 - 3, y: -6, width: codes.length * 5.2 + 6, height: 12, rx: 4 }, r);
+      label(r, codes, 8.5);
     }
     if (n.kind === "base" && !top) {  // an empty base shows its number large, inside it
-      const idt = el("text", { class: "node-id inside", y: 5.5 }, g);
-      idt.textContent = n.id;
+      label(mark(g, "node-num", 0, 0, 1), n.id, 16, { class: "node-id inside" });
     } else if (n.kind === "base") {  // a held base: on a tag at its lower left
-      const tag = el("g", { class: "node-tag", transform: `translate(${-R + 2},${R - 3})` }, g);
-      el("rect", { x: -8, y: -7, width: 16, height: 13, rx: 4 }, tag);
-      const idt = el("text", { class: "node-id", y: 3.5 }, tag);
-      idt.textContent = n.id;
+      const tag = mark(g, "node-tag", -R + 2, R - 3, 1.4);
+      el("rect", { x: -8, y: -6.5, width: 16, height: 13, rx: 4 }, tag);
+      label(tag, n.id, 11, { class: "node-id" });
     }
     if (threats.has(n.id)) {  // an enemy base one step from this seat's H.Q.: a warning sign
-      const w = el("g", { class: "threat-mark", transform: `translate(${-R + 3},${-R + 3})` }, g);
+      const w = mark(g, "threat-mark", -R + 3, -R + 3, 1.4);
       el("circle", { r: 8.5 }, w);
-      el("text", { y: 4 }, w).textContent = "!";
+      label(w, "!", 12);
     }
     // the latest move: a pointer above the base, in the mover's colour
     if (last.has(n.id)) el("path", { d: `M-7 ${-R - 13} H7 L0 ${-R - 2} Z`, class: `last-mark ${opts.last.seat}` }, g);
@@ -204,6 +245,8 @@ export function drawBoard(svg, terrain, view, opts = {}) {
   if (opts.animate !== false && sameGame && !still) animateChanges(svg, prev.stacks, stacks, groups, at, opts.fx || []);
   svg.__tbPrev = { terrain: terrain.id, flip, stacks: JSON.parse(JSON.stringify(stacks)) };
   if (opts.keys) keyboard(svg, terrain, at, keys, targets, hadFocus, opts);
+  fitLabels(svg);
+  watchSize(svg);
 
   svg.onclick = (ev) => {
     const hit = ev.target.closest("[data-node],[data-region]");

@@ -60,7 +60,14 @@ export class Chat {
 
   /** Send `line`: `{ text }` as typed (trimmed) or `{ phrase }`, a quick phrase's key. */
   say(line) {
-    if (line.text !== undefined) line = { text: line.text.trim().slice(0, MAX) };
+    if (line.text !== undefined) line = { text: line.text.trim() };
+    // a line the server would refuse is refused here, in this page's words, and never sent (it is never cut
+    // short either); characters are counted as the server counts them (code points, not UTF-16 units)
+    if (line.text !== undefined && [...line.text].length > MAX) {
+      const why = t("chat.long", { n: MAX });
+      if ($("#chat-status")) this.status(why); else this.screen.toast(why);
+      return false;
+    }
     if (!line.text && !line.phrase) return false;
     const id = this.screen.sock.chat(line);
     if (id === null) { this.screen.toast(t("play.notSent")); return false; }

@@ -1,9 +1,10 @@
 // The home screen: a new game, and the games this browser holds.
-import { t, seatName, langSwitch } from "./i18n.js";
-import { $, h, fill, badge } from "./dom.js";
-import { getMeta, terrainInfo, offers } from "./data.js";
+import { t, langSwitch } from "./i18n.js";
+import { $, h, badge } from "./dom.js";
+import { getMeta, offers } from "./data.js";
 import { saved } from "./saved.js";
-import { startOnline, resumeOnline } from "./rooms.js";
+import { startOnline } from "./rooms.js";
+import { fillGames } from "./games.js";  // "Your games"
 import { fetch, appURL } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 const app = () => $("#app");
@@ -78,17 +79,26 @@ export async function showHome() {
       human: form.human.value, first: form.first.value };
     if (body.kind === "bot") body.level = levelSel.value;
     $("#start").disabled = true;
-    if (body.kind === "online") { await startOnline(form, body); $("#start").disabled = false; return; }
-    const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const data = await r.json();
-    $("#start").disabled = false;
+    $("#form-error").textContent = "";
+    let r, data;
+    try {
+      if (body.kind === "online") { await startOnline(form, body); return; }
+      r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      data = await r.json();
+    } catch (e) {
+      // the static site's Python could not start (a download cut off, say): Start tries again (net.js)
+      $("#form-error").textContent = e.site !== undefined ? t("site.failedWhy", { error: e.site }) : String(e.message || e);
+      return;
+    } finally {
+      $("#start").disabled = false;
+    }
     if (!r.ok) { $("#form-error").textContent = data.error; return; }
     saved.put(data.game, { kind: data.kind, tokens: data.tokens, created: Date.now(), host: data.kind === "lan" });
     location.hash = `#/game/${data.game}`;
   });
   const gamesBox = h("div", { class: "panel games" }, h("h2", {}, t("home.games")), h("p", { class: "muted" }, t("home.loading")));
   // learning and the rules come first, above the fold on a phone
-  // the server's links name its root ("/learn"): under the app's root, so the site's stay in its directory
+  // the server's links name its root ("/#/learn"): under the app's root, so the site's stay in its directory
   const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: appURL(l.href) }, l.label));
   root.append(
     h("header", { class: "hero" },
@@ -124,31 +134,4 @@ function openInvite(form, inv) {
   notice.textContent = t("home.invited", { code: inv.code, start: t("home.start") });
   $("#start", form).setAttribute("aria-describedby", "join-notice");  // a screen reader says the notice with it
   $("#start", form).focus();  // on a phone, scrolls the form into view too
-}
-
-
-async function fillGames(box) {
-  const entries = Object.entries(saved.all()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 12);
-  const list = h("ul", { class: "game-list" });
-  for (const [id, e] of entries) {
-    const token = Object.values(e.tokens || {})[0];
-    if (!token) continue;
-    let st;
-    try {
-      const r = await fetch(`/api/games/${id}?token=${encodeURIComponent(token)}`);
-      if (r.status === 404) { saved.remove(id); continue; }
-      st = await r.json();
-    } catch { continue; }
-    const ti = st.terrain ? terrainInfo(st.terrain) : null;
-    const who = ["bot", "hotseat", "lan", "online"].includes(st.kind) ? t(`home.kind.${st.kind}`) : st.kind;
-    const status = st.over ? st.result : (Object.keys(e.tokens).includes(st.turn) ? (st.kind === "hotseat" ? t("home.toPlay", { seat: seatName(st.turn) }) : t("home.yourTurn")) : t("home.toPlay", { seat: seatName(st.turn) }));
-    list.append(h("li", { class: "game-item" },
-      h("div", {}, h("b", {}, ti ? ti.name : t("home.onlineRoom")), h("span", { class: "muted" }, ` · ${who} · ${t("home.move", { n: st.ply })}`), h("div", { class: "small" }, status)),
-      (st.offers || {}).resume
-        ? h("button", { class: "btn primary", "data-game": id, onclick: () => resumeOnline(id, token) }, t("home.resume"))
-        : st.over && !(st.offers || {}).replay
-        ? h("a", { class: "btn", href: `#/game/${id}`, "data-game": id }, t("home.look"))
-        : h("a", { class: `btn ${st.over ? "" : "primary"}`, href: st.over ? `#/replay/${id}` : `#/game/${id}`, "data-game": id }, st.over ? t("end.replay") : t("home.resume"))));
-  }
-  fill(box, h("h2", {}, t("home.games")), list.children.length ? list : h("p", { class: "muted" }, t("home.noGames")));
 }

@@ -32,8 +32,12 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
-/** Count-dependent text: `key.one` for 1, `key.many` otherwise ({n} is the count). */
-export const tn = (key, n, vars = {}) => t(`${key}.${n === 1 ? "one" : "many"}`, { n, ...vars });
+// the language's own plural rule (CLDR, through the browser): French says "0 tuile", English "0 tiles"
+const plural = new Intl.PluralRules(lang);
+
+/** Count-dependent text: `key.one` where the language's rule says "one" (1 in English; 0 and 1 in French),
+ * `key.many` otherwise ({n} is the count). */
+export const tn = (key, n, vars = {}) => t(`${key}.${plural.select(n) === "one" ? "one" : "many"}`, { n, ...vars });
 
 /** Switch the page's language (kept in this browser) and redraw it in that language. */
 export function setLang(l) {

@@ -3,7 +3,7 @@
 // the page sends only action texts the server gave it.
 import { drawBoard, focusBoard, tileSvg } from "./board.js";
 import { $, h, fill, svgEl, badge, other } from "./dom.js";
-import { getMeta, getTerrain, troop, troopName, terrainInfo, meta, offers } from "./data.js";
+import { getMeta, getTerrain, troop, troopName, stackWords, terrainInfo, meta, offers } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
@@ -45,7 +45,6 @@ const T = {
   board: t("play.board"),
   base: (id) => t("play.base", { id }),
   hq: (side, mine) => t(mine ? "play.hqYours" : "play.hq", { side: seatName(side) }),
-  top: (whose, name, n) => t(n > 1 ? "play.topStack" : "play.top", { whose, name, n }),
   empty: t("play.empty"),
   linked: t("play.linked"),
   target: t("play.target"),
@@ -104,17 +103,18 @@ export class PlayScreen {
       h("div", { class: "table" },
         h("div", { class: "board-wrap" },
           this.svg = svgEl({ id: "board", role: "group", "aria-label": T.board, "aria-describedby": "board-desc" }),
-          h("p", { class: "sr-only", id: "board-desc" }))),
+          h("p", { class: "sr-only", id: "board-desc" })),
+        // a card read on a phone opens over the board, leaving the prompt, choices and rack usable
+        h("div", { class: "card-pop hidden", id: "card-pop", role: "dialog", "aria-label": t("play.card") })),
       h("div", { class: "ticker", id: "ticker", title: T.openLog, onclick: () => this.showLog() }),
-      // the console: on a phone a dock of fixed height under the board (its words, cards and
-      // refusals share one box there, so the board never shrinks); on a desktop the right column
+      // the console: on a phone a dock of fixed height under the board (its words and refusals share
+      // one box there, so the board never shrinks); on a desktop the right column
       h("div", { class: "console" },
         h("div", { class: "dock" },
           h("div", { class: "info", id: "info" },
             h("div", { class: "prompt", id: "prompt", tabindex: "0" }, T.connecting),  // it may scroll: reachable by keyboard
             this.limits.line,
             h("div", { class: "aux", id: "aux" }),
-            h("div", { class: "card-pop hidden", id: "card-pop" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
           h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
           h("div", { class: "rack", id: "rack", role: "group", "aria-label": t("play.yourRack") })),
@@ -123,7 +123,10 @@ export class PlayScreen {
           h("div", { class: "side-discard", id: "side-discard" }),
           h("div", { class: "side-log", id: "side-log" }))),
       h("div", { class: "sr-only", id: "announce", "aria-live": "polite" }));
-    root.addEventListener("keydown", (e) => { if (e.key === "Escape" && !$("#sheet")) this.cancel(); });
+    root.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || $("#sheet")) return;
+      if (this.card) { this.card = null; this.render(); } else this.cancel();  // an open card closes first
+    });
     fill(app(), root);
   }
 
@@ -266,7 +269,7 @@ export class PlayScreen {
     const stack = v.stacks[String(id)] || [];
     const top = stack[stack.length - 1];
     const parts = [n.kind === "hq" ? T.hq(n.side, n.side === v.seat) : T.base(id)];
-    if (n.kind !== "hq") parts.push(top ? T.top(top[0] === v.seat ? t("play.your") : seatName(top[0]), troopName(top[1]), stack.length) : T.empty);
+    if (n.kind !== "hq") parts.push(top ? stackWords(stack, v.seat) : T.empty);
     if (n.power && !v.first_game) parts.push(meta().powers[n.power].name);
     if ((v.connected[v.seat] || []).includes(id)) parts.push(T.linked);
     if (this.choice.targets(v).includes(id)) parts.push(T.target);
@@ -326,7 +329,7 @@ export class PlayScreen {
     // undo and the hint sit in the prompt's corner: the row of choices then fits one line on a phone
     fill($("#aux"),
       v.can_undo ? h("button", { class: "btn ghost", id: "btn-undo", "aria-label": T.undo, title: T.undo,
-        onclick: () => this.out(() => this.sock.undo()) }, "↶") : null,
+        onclick: () => this.out(() => this.sock.undo()) }, t("play.undoShort")) : null,  // a word: ↶ is the Catapult's mark
       v.legal && this.kind !== "online" ? h("button", { class: "btn ghost hint-btn", id: "btn-hint", "aria-label": T.hintBtn,
         onclick: () => this.out(() => this.sock.hint()) }, T.hintBtn) : null);
     if (v.over) out.push(h("button", { class: "btn primary", id: "btn-result", onclick: () => this.showEnd(true) }, t("play.result")));
@@ -375,7 +378,7 @@ export class PlayScreen {
 
   // this.card: an element, or a function that builds it from the current view (cards about the board
   // and the counters), so that every new view redraws them and none shows a board that has changed
-  // On a phone a card shows in the prompt's box (a picked troop's card is the prompt itself); on a
+  // On a phone a card opens over the board (a picked troop's card is the prompt itself); on a
   // desktop in the side column.
   renderCard() {
     const pop = $("#card-pop");

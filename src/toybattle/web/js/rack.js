@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 import { tileSvg } from "./board.js";
 import { h } from "./dom.js";
-import { troopName } from "./data.js";
+import { troopName, strengthWords } from "./data.js";
 
 /** Rack buttons for `view` (its `rack` and `laid`) under `choice` (a Choice); onPick(code, k), onLaid(code). */
 export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
@@ -12,8 +12,11 @@ export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
     return h("button", {
       class: `rack-tile${picked ? " picked" : ""}${choice.stuck(view, code) ? " stuck" : ""}`,
       "data-troop": code, "data-k": k, "aria-pressed": picked ? "true" : "false", disabled,
-      onclick: (ev) => onPick(code, k, ev),  // named by its visible words; aria-pressed says it is picked
-    }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, troopName(code)));
+      onclick: (ev) => onPick(code, k, ev),
+      // named by its visible name, then its strength (which the picture shows) for a screen reader;
+      // aria-pressed says it is picked
+    }, quiet(tileSvg([view.seat, code], 38)), h("span", { class: "rack-name" }, troopName(code)),
+    h("span", { class: "sr-only" }, `, ${strengthWords(code)}`));
   });
   const laid = view.laid.map((code) => h("button", {
     class: "rack-tile laid", "data-troop": code, "aria-label": t("rack.laidLabel", { name: troopName(code) }),
@@ -22,5 +25,5 @@ export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
   return [...tiles, ...laid];
 }
 
-// a tile's picture repeats its name (and a strength a screen reader need not spell out)
+// a tile's picture repeats what the button's name says
 function quiet(svg) { svg.setAttribute("aria-hidden", "true"); return svg; }

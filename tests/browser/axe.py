@@ -1,9 +1,11 @@
-"""axe-core, the accessibility checker the browser tests inject into every page (never shipped).
+"""axe-core, the accessibility checker the browser tests inject into every page: a test tool, kept with the
+tests (never in the package).
 
-Pinned by version and SHA-256 like the site's other assets (assets.py), fetched once with ``npm pack``
-into the same cache; a tarball whose checksum differs is refused and deleted.
+Pinned by version and SHA-256 like the site's assets (toybattle/site/assets.py), fetched once with ``npm pack``
+into the same cache; a tarball whose checksum differs is refused and deleted. The tests import it as ``axe``
+(tests/browser is on their path).
 
-    python -m toybattle.site.axe      # fetch (or check) it; scripts/setup.sh runs this in test mode
+    python tests/browser/axe.py      # fetch (or check) it; scripts/setup.sh runs this in test mode
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .assets import AssetError, _run, _verified, cache_dir
+from toybattle.site.assets import AssetError, _run, _verified, cache_dir
 
 AXE_VERSION = "4.14.1"
 AXE_SHA256 = "e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745"

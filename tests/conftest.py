@@ -14,6 +14,7 @@ lane) leaves it out.
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -67,5 +68,6 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = subprocess.run([sys.executable, "-m", "toybattle", "site", str(out)], capture_output=True, text=True,
                           timeout=900)
     assert done.returncode == 0, done.stderr
-    assert (out / "sw.js").is_file() and (out / "static/site/pyodide/pyodide.asm.wasm").is_file()
+    pyodide = json.loads((out / "static/site/site.json").read_text())["pyodide"]
+    assert (out / "sw.js").is_file() and (out / "static/site" / pyodide / "pyodide.asm.wasm").is_file()
     return out

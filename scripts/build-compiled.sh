@@ -22,7 +22,7 @@ python3 -m venv "$venv"
 # Build from a copy of the sources, so that no generated C or compiled module is ever left in the tree.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tar --exclude=__pycache__ -cf - pyproject.toml setup.py README.md src | tar -xf - -C "$tmp"
+tar --exclude=__pycache__ -cf - pyproject.toml setup.py README.md LICENSE src | tar -xf - -C "$tmp"
 (cd "$tmp" && TOYBATTLE_COMPILE=1 "$venv/bin/python" -m pip wheel -q --no-build-isolation --no-deps -w dist .)
 "$venv/bin/python" -m pip uninstall -q -y toybattle 2>/dev/null || true
 "$venv/bin/python" -m pip install -q "$tmp"/dist/toybattle-*.whl

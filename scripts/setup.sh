@@ -68,7 +68,7 @@ else
   .venv/bin/python -m pip install -q -c scripts/constraints.txt -e .
 fi
 if [ "$mode" = test ]; then  # the accessibility checker the browser tests inject (pinned, verified)
-  .venv/bin/python -m toybattle.site.axe || echo "setup: axe-core was not fetched; the accessibility tests fetch it when first run" >&2
+  .venv/bin/python tests/browser/axe.py || echo "setup: axe-core was not fetched; the accessibility tests fetch it when first run" >&2
 fi
 .venv/bin/python -m toybattle.site.assets || echo "setup: the static site's assets (Pyodide, wheels) were not fetched; \`toybattle site\` fetches them when first run" >&2
 if [ "$mode" = test ]; then  # the optional compiled engine, in .venv-compiled, for its fingerprint test

@@ -16,7 +16,7 @@ gate() {
   echo "=== gate: $name: $*"
   if "$@"; then echo "=== gate: $name passed"; else echo "=== gate: $name FAILED"; failed+=("$name"); fi
 }
-gate ruff .venv/bin/ruff check --output-format=concise src tests
+gate ruff .venv/bin/ruff check --output-format=concise src tests scripts
 gate mypy .venv/bin/mypy
 echo "=== tests: pytest $*"
 .venv/bin/python -m pytest --numprocesses auto --maxprocesses 2 --dist loadfile "$@" || failed+=(tests)

@@ -12,11 +12,14 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from toybattle.app import words
+sys.path.insert(0, str(Path(__file__).parents[1] / "app"))
+from french import english_in
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
 CODE = re.compile(r"^\d+-[a-z]+-[a-z]+$")
@@ -37,24 +40,37 @@ SETTLED = """([min]) => { const p = document.querySelector('#play'), b = documen
   const rack = [...document.querySelectorAll('#rack .rack-tile')].map(e => e.dataset.troop).join();
   return rack === v.rack.concat(v.laid).join() && !rack.includes('?') ? [v.ply, p.dataset.actor] : null; }"""
 
+# what a page shows and last received, to explain a wait that never ended
+SHOWN = """() => { const v = window.__tbViews[window.__tbViews.length - 1], b = document.querySelector('#board');
+  const q = (s) => { const e = document.querySelector(s); return e ? e.textContent.slice(0, 200) : null; };
+  return JSON.stringify({views: window.__tbViews.length, last: v && {ply: v.ply, actor: v.actor, decision: v.decision,
+    legal: !!v.legal, rack: v.rack, laid: v.laid, game: v.game}, board_ply: b && b.dataset.ply,
+    actor: (document.querySelector('#play') || {dataset: {}}).dataset.actor, prompt: q('#prompt'), toast: q('#toast'),
+    card: q('#card-pop'), rack: [...document.querySelectorAll('#rack .rack-tile')].map(e => e.dataset.troop)}); }"""
+
 
 @pytest.fixture
 def serve(tmp_path):
-    """serve(name, relay) -> base URL of a new `toybattle serve` process whose rooms use ``relay``."""
+    """serve(name, relay) -> base URL of a new `toybattle serve` process whose rooms use ``relay``. Its output
+    goes to ``<name>.log``: a pipe nobody reads fills after some 64 KB and then blocks the app mid-game."""
     procs: list[subprocess.Popen] = []
 
     def start(name: str, relay: str, port: int = 0) -> str:
         env = dict(os.environ, TOYBATTLE_RELAY=relay, PYTHONUNBUFFERED="1")
-        procs.append(subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port", str(port),
-                                       "--db", str(tmp_path / f"{name}.db")],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env))
-        for line in procs[-1].stdout:
-            m = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+        log = tmp_path / f"{name}.log"
+        with open(log, "w") as out:
+            procs.append(subprocess.Popen([sys.executable, "-m", "toybattle", "serve", "--no-browser", "--port",
+                                           str(port), "--db", str(tmp_path / f"{name}.db")],
+                                          stdout=out, stderr=subprocess.STDOUT, text=True, env=env))
+        deadline = time.time() + 30
+        while procs[-1].poll() is None and time.time() < deadline:
+            m = re.search(r"(http://127\.0\.0\.1:\d+)/", log.read_text())
             if m:
                 return m.group(1)
-        raise AssertionError(f"the app {name} did not start")
-
+            time.sleep(0.05)
+        raise AssertionError(f"the app {name} did not start: {log.read_text()[-2000:]}")
     start.procs = procs
+    start.dir = tmp_path
     yield start
     for p in procs:
         p.terminate()
@@ -71,8 +87,9 @@ def closed_port() -> int:
 class Page:
     """A browser page on one app, with the views its websocket received."""
 
-    def __init__(self, browser, name: str):
+    def __init__(self, browser, name: str, logs: Path | None = None):
         self.name = name
+        self.app_log = logs / f"{name}.log" if logs else None  # the output of the app of the same name
         self.ctx = browser.new_context(viewport={"width": 1100, "height": 800})
         self.ctx.set_default_timeout(20000)
         self.page = self.ctx.new_page()
@@ -119,9 +136,19 @@ class Page:
 
     def settled(self, min_ply: int) -> tuple[int, str]:
         """Wait until the page shows ply >= ``min_ply`` with a person to decide; (ply, seat)."""
-        got = self.page.wait_for_function(SETTLED, arg=[min_ply]).json_value()
+        try:
+            got = self.page.wait_for_function(SETTLED, arg=[min_ply]).json_value()
+        except PlaywrightTimeout:
+            self.shot("unsettled")
+            raise AssertionError(f"{self.name} never showed ply >= {min_ply} with a person to decide:\n"
+                                 f"{self.page.evaluate(SHOWN)}\n--- its app's log\n{self.log()}") from None
         assert got[0] != "toast", f"{self.name} shows an error: {got[1]}"
         return got[0], got[1]
+
+    def log(self) -> str:
+        """The end of the output of the app this page talks to."""
+        path = self.app_log
+        return path.read_text()[-3000:] if path and path.exists() else "(no log)"
 
     def view(self) -> dict:
         """The last view the page's websocket received (the one it shows once settled)."""
@@ -246,7 +273,7 @@ def own_rack_only(p: Page, other: Page) -> None:
 def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, browser):
     alice_url, bob_url, carol_url = serve("alice", mailbox), serve("bob", mailbox), serve("carol", mailbox)
     down = f"ws://127.0.0.1:{closed_port()}/v1"  # a mailbox that is down
-    a, b, c = Page(browser, "alice"), Page(browser, "bob"), Page(browser, "carol")
+    a, b, c = (Page(browser, n, serve.dir) for n in ("alice", "bob", "carol"))
 
     # the mailbox typed in the form is the one used, and remembered; a mailbox that is down: one line, no game
     c.online_form(carol_url, "host", relay=down)
@@ -327,7 +354,7 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
 def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser, tmp_path):
     """The other player is a `toybattle join` process that places a tile from a slot it never drew:
     the page's game ends with the same one-line reason the cheater's process prints."""
-    a = Page(browser, "honest")
+    a = Page(browser, "honest", serve.dir)
     code = a.create_room(serve("honest", mailbox))
     cheater = subprocess.Popen(
         [sys.executable, str(Path(__file__).parent / "peer.py"), "--cheat", "never_drawn", "--", "join", code,
@@ -368,7 +395,8 @@ def test_a_cheating_peer_forfeits_and_the_page_says_why(serve, mailbox, browser,
     a.page.wait_for_selector("#endscreen")
     said = a.page.locator("#end-reason").inner_text()
     assert "n'a jamais été piochée" in said and "never drawn" not in said and "forfeits" not in said, said
-    assert said == words.translate(reason, "fr")
+    assert said.startswith("Rouge gagne : bleu perd par forfait : ") or said.startswith("Bleu gagne : rouge perd"), said
+    assert not english_in(said), said
     assert a.errors == []
 
 
@@ -379,7 +407,7 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
     first types once it is back."""
     ports = [closed_port(), closed_port()]
     urls = [serve(n, mailbox, port) for n, port in zip(("alice", "bob"), ports, strict=True)]
-    a, b = Page(browser, "alice"), Page(browser, "bob")
+    a, b = Page(browser, "alice", serve.dir), Page(browser, "bob", serve.dir)
     first = a.create_room(urls[0])
     b.join_room(urls[1], first)
     ply, actor = settle(a, b, 0)
@@ -443,3 +471,30 @@ def test_a_stored_online_game_resumes_in_the_app_after_both_apps_restart(serve, 
     for p in (a, b):
         p.shot("resumed")
         assert not p.errors, p.errors
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_a_phone_shows_the_room_code_on_one_line_with_a_copy_button(serve, mailbox, browser, locale):
+    """Issue 25: at 360x640 the code a friend must type fits one line, inside the screen, with Copy beside it."""
+    url = serve("alice", mailbox)
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, locale=locale)
+    ctx.set_default_timeout(20000)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.wait_for_selector("#newgame")
+    page.locator("#newgame input[name=kind][value=online]").check(force=True)
+    page.locator("#newgame input[name=room][value=host]").check(force=True)
+    page.click("#start")
+    code = page.locator("#room-code-shown")
+    code.wait_for()
+    box = code.bounding_box()
+    line = code.evaluate("c => parseFloat(getComputedStyle(c).lineHeight)"
+                         " || 1.2 * parseFloat(getComputedStyle(c).fontSize)")
+    assert box and box["height"] < 1.6 * line  # one line
+    assert code.evaluate("c => c.scrollWidth <= c.clientWidth + 1")  # whole, not scrolled
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    copy = page.locator("#copy-code")
+    assert copy.is_visible()
+    b = copy.bounding_box()
+    assert b and b["y"] + b["height"] <= 640 and b["x"] + b["width"] <= 360
+    ctx.close()

@@ -132,10 +132,18 @@ class Games:
             return self._start(s)
         write = loop.create_task(self.store.put_async(s.row))  # runs first thing, before any change to the row
         write.add_done_callback(_written)
+        # its bot starts once the game is stored: a game whose first write failed never moves, so nothing of
+        # it reaches the games file later (a bot's move queued behind the failed write would store it)
+        write.add_done_callback(lambda done: self._kick_if_stored(s, done))
         waiting = _PENDING.get()
         if waiting is not None:
             waiting.append(Pending(write, s, self))
-        return self._start(s)
+        self.add(s)
+        return s
+
+    def _kick_if_stored(self, s: LocalSession, write: asyncio.Task[None]) -> None:
+        if not write.cancelled() and write.exception() is None and self.sessions.get(s.id) is s:
+            s.kick_bot()
 
     def drop(self, session: LocalSession) -> None:
         """Stop serving a game the games file does not hold (its first write failed)."""

@@ -21,7 +21,7 @@ from toybattle.store import StoreError
 
 from .context import AppContext
 from .games import pending_writes, settle
-from .json_api import error_response, parse_json
+from .json_api import UNAVAILABLE, error_response, parse_json
 from .lan import GUEST
 from .session import secret_shaped
 
@@ -97,7 +97,7 @@ class Guard:
       and a token or a key in it (or in the query) is a short ASCII text, else it is refused here;
     - every answer carries a Content-Security-Policy (scripts, styles, connections: this server
       only) and refuses to be framed (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``): the
-      guard's own refusals, and a failure inside the server, which is answered 500 with one line.
+      guard's own refusals, and a failure inside the server, which is answered 503 (UNAVAILABLE) with one line.
     A client that is no browser (no Origin) is a local program: it could open the games file anyway."""
 
     REFUSED_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -140,7 +140,7 @@ class Guard:
                         await settle(pending)
                     except StoreError as e:
                         replaced = True
-                        await self.answer(scope, receive, send, error_response(of_error(e), 500))
+                        await self.answer(scope, receive, send, error_response(of_error(e), UNAVAILABLE))
                         return
                     self.secure(message, policy)
                     started = True
@@ -152,7 +152,7 @@ class Guard:
                 if started or replaced:
                     raise  # the answer is on its way: nothing cleaner can be sent now
                 await self.answer(scope, receive, send,
-                                  error_response(Said("error.serverFailed"), 500))
+                                  error_response(Said("error.serverFailed"), UNAVAILABLE))
 
     @staticmethod
     def secure(message: Message, policy: str) -> None:

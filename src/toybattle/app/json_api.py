@@ -37,6 +37,11 @@ def error_body(message: str) -> dict[str, Any]:
     return {"error": message, "said": message.to_json()} if isinstance(message, Said) else {"error": message}
 
 
+# What the server answers when it cannot do what was asked now (the games file is busy or failing, or a fault
+# of its own): 503 with one line, never a 500, so a page says the line and the player may simply try again.
+UNAVAILABLE = 503
+
+
 def error_response(message: str, status: int = 400) -> JSONResponse:
     """The one shape of a refused HTTP request: ``{"error": one line}`` (see error_body)."""
     return JSONResponse(error_body(message), status_code=status)

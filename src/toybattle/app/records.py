@@ -16,7 +16,7 @@ from toybattle.said import Said, of_error
 from toybattle.store import GameRow, StoreError
 
 from .games import Games
-from .json_api import error_body, error_response, json_object, seat_from_query
+from .json_api import UNAVAILABLE, error_body, error_response, json_object, seat_from_query
 from .session import LocalSession, new_token, same_secret, seat_of, secret_shaped
 from .sockets import Connection
 
@@ -62,7 +62,7 @@ async def delete_game(request: Request) -> JSONResponse:
         else:
             await games.store.delete_async(game_id)
     except StoreError as e:
-        return error_response(of_error(e), 500)
+        return error_response(of_error(e), UNAVAILABLE)
     if session is not None:
         games.sessions.pop(game_id, None)
         session.on_idle = None
@@ -151,7 +151,7 @@ async def import_record(request: Request) -> JSONResponse:
     try:
         await games.store.put_async(row)
     except StoreError as e:
-        return error_response(of_error(e), 500)
+        return error_response(of_error(e), UNAVAILABLE)
     session = await games.fetch(row.id)
     if session is None:  # cannot happen for a record that replayed; never leave a row nobody can open
         await games.store.delete_async(row.id)

@@ -16,7 +16,7 @@ from toybattle.store import StoreError
 from . import bot_levels, words
 from .context import AppContext, web_dir
 from .guard import lan_address
-from .json_api import error_body, error_response, json_object, page_language, seat_from_query
+from .json_api import UNAVAILABLE, error_body, error_response, json_object, page_language, seat_from_query
 from .reference import powers_json, rule_texts, terrain_json, troops_json
 from .session import LocalSession, Refused, echo, level_words, seat_of
 from .sockets import Connection
@@ -80,7 +80,7 @@ async def create_game(request: Request) -> JSONResponse:
     except Refused as e:
         return error_response(of_error(e))
     except StoreError as e:
-        return error_response(of_error(e), 500)
+        return error_response(of_error(e), UNAVAILABLE)
     host = session.row.meta.get("host")
     tokens = {SEATS[s]: t for s, t in session.tokens.items() if session.kind != "lan" or SEATS[s] == host}
     return JSONResponse({"game": session.id, "kind": session.kind, "tokens": tokens})
@@ -223,7 +223,7 @@ async def watch_link(request: Request) -> JSONResponse:
     try:
         key = await session.watch_key()
     except Refused as e:
-        return error_response(of_error(e), 500)
+        return error_response(of_error(e), UNAVAILABLE)
     return JSONResponse({"url": f"/watch/{session.id}/{key}"})
 
 

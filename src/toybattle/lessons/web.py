@@ -30,7 +30,7 @@ from starlette.routing import Route
 from toybattle.app import words
 from toybattle.app.bot_levels import levels
 from toybattle.app.context import AppContext
-from toybattle.app.json_api import error_response, json_object, page_language
+from toybattle.app.json_api import UNAVAILABLE, error_response, json_object, page_language
 from toybattle.app.server import Part
 from toybattle.app.session import LocalSession, Refused
 from toybattle.app.view import seat_view
@@ -152,7 +152,7 @@ async def continue_lesson(request: Request) -> JSONResponse:
     try:
         session = start_bot_game(ctx, x, s, attempt.me, level)
     except (StoreError, ValueError) as e:
-        return error_response(Said("error.notStarted", why=of_error(e)), 500)
+        return error_response(Said("error.notStarted", why=of_error(e)), UNAVAILABLE)
     token = session.tokens[attempt.me]
     return JSONResponse({"game": session.id, "token": token, "url": f"/join/{session.id}/{token}"})
 

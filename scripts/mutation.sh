@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 if ! .venv/bin/python -c "import mutmut" 2>/dev/null; then
   scripts/setup.sh --test
-  .venv/bin/python -m pip install -q -c scripts/constraints.txt -e ".[test,mutation]"
+  .venv/bin/python -m pip install -q -c scripts/constraints.txt -e ".[test,browser,lint,cluster,mutation]"
 fi
 
 P=toybattle.online.protocol

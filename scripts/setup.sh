@@ -61,8 +61,8 @@ fi
 
 rm -f "$STAMP"  # a failed install must not leave a stamp that claims success
 if [ "$mode" = test ]; then
-  echo "setup: installing toybattle with its test and lint tools into .venv" >&2
-  .venv/bin/python -m pip install -q -c scripts/constraints.txt -e ".[test]"
+  echo "setup: installing toybattle with its test, browser-test, lint and cluster extras into .venv" >&2
+  .venv/bin/python -m pip install -q -c scripts/constraints.txt -e ".[test,browser,lint,cluster]"
 else
   echo "setup: installing toybattle into .venv" >&2
   .venv/bin/python -m pip install -q -c scripts/constraints.txt -e .

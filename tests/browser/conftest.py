@@ -18,11 +18,9 @@ import pytest
 # the browser tests share their helpers (test_app_browser's start_game, play_one ...) by importing them
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from devices import DESKTOP, PHONE, SMALL_PHONE
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True,
-               "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 class LiveServer:

@@ -5,7 +5,7 @@ the Learn screens (from the game, and at the old Learn page's address), with no 
 and no script error."""
 from __future__ import annotations
 
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+from devices import DESKTOP
 
 RECORD = ("window.__csp = []; document.addEventListener('securitypolicyviolation', "
           "e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));")

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import axe
 import pytest
+from devices import SMALL_PHONE
 from test_app_browser import ME_TURN, start_game
 from test_chat_sound import join_lan
 from test_phone_play import uncut
-
-from conftest import SMALL_PHONE
 
 pytestmark = pytest.mark.slow
 FITS = "(s) => { const e = document.querySelector(s); return e.scrollWidth <= e.clientWidth + 1; }"

@@ -4,9 +4,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from devices import PHONE
 from test_app_browser import ME_TURN, play_one, start_game
-
-from conftest import PHONE
 
 pytestmark = pytest.mark.slow
 

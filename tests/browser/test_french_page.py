@@ -6,9 +6,9 @@ import random
 import re
 
 import pytest
+from devices import DESKTOP
 from test_app_browser import ME_TURN, play_one, start_game
 
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 # common English words of the app's screens: none may show on a French page
 ENGLISH = re.compile(r"\b(You|Your|your|turn|places|draws|tiles?|rack|reserve|medals?|Skip|Hint|Home|Troops|covering|"
                      r"wins?|Blue|Red|Draw|Rematch|Replay|Result|Look|Connecting|Loading|Waiting|Discard|log|"

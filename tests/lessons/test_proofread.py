@@ -162,7 +162,7 @@ APP_VALUES: dict[str, list[Any]] = {
     "action": ["7@18"], "actions": ["7@18, draw"], "text": ["'7@99'"],
     # the review's and the puzzles' (toybattle.review): a terrain's printed ids, counts, notation, figures
     "region": [3], "node": [15], "total": [5], "objective": [7], "turn": [12], "index": [31], "best": ["jumbo@17"],
-    "after": [18], "before": [64], "difficulty": [2], "ok": [27],
+    "after": [18], "before": [64], "difficulty": [2], "ok": [27], "efforts": ["full, quick"],
     "reason": [_w("review.reason.hq"), _w("review.reason.conceded")],
 }
 # the last: a peer's own words (a forfeit notice's reason), shown as they came
@@ -335,6 +335,11 @@ def page_pools(lang: str) -> Callable[[str, str], list[str]]:
         "address": ["http://192.168.1.20:8000"], "example": ["7@18"], "file": ["toybattle-games.old"],
         "start": [page["home.start"]], "online": [page["home.online"]], "join": [page["home.join"]],
         "strength": [fill(page["play.strength"], {"n": "7"}), page["play.joker"]],
+        # the review (web/js/review.js): percentages, a move in notation or in the log's words (joined by list.sep)
+        "before": ["64"], "after": ["18"], "drop": ["12"], "action": ["7@18"],
+        "best": ["jumbo@17", page["list.sep"].join(said([Said("log.places", seat="Blue", troop=7,
+                                                                where=Said("where.base", n=12))] * 2))],
+        "how": said([Said("review.reason.hq"), Said("review.reason.conceded")]),
     }
     # a tile in a screen reader's words, as web/js/data.js says a stack (troopWords, stackWords)
     pools["troop"] = [fill(page["board.troop"], {"name": troops[k], "strength": v})

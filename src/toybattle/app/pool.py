@@ -110,6 +110,14 @@ class BotPool:
         """A bot of ``level``'s suggestion from ``obs`` and why (in a worker process)."""
         return await self._run(_hint, level, obs)
 
+    async def work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``: other pure CPU work than a bot's choice (a game's review, toybattle.review.web), in a
+        worker process; in this very process when ``in_process`` (the browser: the caller yields to the event
+        loop between such jobs). ``args`` must hold nothing a seat may not know: observations, not games."""
+        if self.in_process:
+            return fn(*args)
+        return await self._submit(fn, *args)
+
     async def worker_pid(self) -> int:
         """The process id of a worker (tests use it to see that bots think outside the server)."""
         return os.getpid() if self.in_process else await self._submit(os.getpid)

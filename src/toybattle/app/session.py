@@ -149,6 +149,21 @@ class Session(ABC):
     def replay(self, seat: int) -> dict[str, Any]:
         raise Refused(Said("error.noReplay"))
 
+    def review_game(self, seat: int) -> tuple[Record | list[tuple[State, int]], State, int | None]:
+        """The finished game as ``seat`` may have it reviewed (toybattle.review): its record, or its steps (each
+        the state before an action, as ``seat`` knew it, and the action); its last state; and the seat whose
+        information alone the review may use (None: the record holds every tile and both seats are reviewed).
+        Refused for an unfinished game, or one that cannot be reviewed."""
+        raise Refused(Said("review.refused.cannot"))
+
+    def kept(self, key: str) -> Any:
+        """What was kept with this game under ``key`` (``keep``), or None."""
+        return None
+
+    async def keep(self, key: str, value: Any) -> None:
+        """Keep ``value`` with this game under ``key`` in the games file (written off the event loop)."""
+        raise Refused(Said("review.refused.cannot"))
+
     def offers(self) -> dict[str, Any]:
         """What the end of this game offers, so a page shows only what will not be refused."""
         return {"rematch": self.settings() is not None, "replay": False}
@@ -428,6 +443,32 @@ class LocalSession(Session):
         obs = observation(s, seat)  # the adviser sees what the seat sees, nothing more
         a, why = await self.pool.hint(HINT_LEVEL, obs)
         return {"action": action_text(a, obs.b), "reason": why, "ply": obs.ply}
+
+    def review_game(self, seat: int) -> tuple[Record | list[tuple[State, int]], State, int | None]:
+        """Against a bot or on one device (hot-seat): the record, both seats reviewed. On two devices each player
+        has their own review, from their own seat's observations: the other's rack stays theirs."""
+        if not self.state.over:
+            raise Refused(Said("review.refused.unfinished"))
+        record = parse_record(self.record.text())
+        if self.kind != "lan":
+            return record, self.state.copy(), None
+        s = record.start.copy()
+        todo: list[tuple[State, int]] = []
+        for text in record.actions:
+            a = parse_action(text, s.b)
+            while unanswered(s, a):
+                todo.append((observation(s, seat), A.SKIP))
+                s.apply_unchecked(A.SKIP)
+            todo.append((observation(s, seat), a))
+            s.apply_unchecked(a)
+        return todo, observation(self.state, seat), seat
+
+    def kept(self, key: str) -> Any:
+        return self.row.meta.get(key)
+
+    async def keep(self, key: str, value: Any) -> None:
+        async with self.lock:
+            await self._commit(lambda: self.row.meta.__setitem__(key, value))
 
     def replay(self, seat: int) -> dict[str, Any]:
         """Every step of a finished game, as ``seat`` saw it. Never the record itself: it holds the

@@ -274,6 +274,32 @@ class OnlineSession(Session):
             raise Refused(self.error or Said("error.onlineStopped"))
         await applied.result()
 
+    def review_game(self, seat: int) -> tuple[list[tuple[State, int]], State, int]:
+        """This peer's side only: its history replayed through every check, each action with this seat's
+        observation before it (the other side's hidden tiles are unknown there, as they were in play)."""
+        m = self.match
+        if not self.over or m.public is None:
+            raise Refused(Said("review.refused.unfinished"))
+        fresh = Match(m.setup, m.me, m.secrets)
+        todo: list[tuple[State, int]] = []
+        for text in m.log:
+            before = fresh.observation() if fresh.public is not None else None
+            msg = fresh.accept(text, fresh.expected()[0])
+            if msg.get("t") == "act" and before is not None:
+                todo.append((before, parse_action(msg["a"], before.b)))
+        if not todo:
+            raise Refused(Said("review.refused.cannot"))
+        return todo, fresh.observation(), m.me
+
+    def kept(self, key: str) -> Any:
+        return self.game.extra.get(key)
+
+    async def keep(self, key: str, value: Any) -> None:
+        game = self.game
+        game.extra[key] = value
+        if game.local_id:
+            await persist.save(game.store, game.m, game.local_id, game.relay, game.extra, game.room)
+
     def _my_decision(self) -> State:
         if self.player.waiting is None or self.player.waiting.done():
             raise Refused(Said("error.notYourMoveWhy"))
@@ -366,6 +392,8 @@ def stored(ctx: Any, row: Any) -> OnlineSession:
     game = OnlineGame(Options(relay=relay, db=str(ctx.store.path), resume=local), player, log.info, store=ctx.store,
                 rooms=_rooms())
     game.match, game.local_id, game.extra = match, local, {"app": {"token": token}}
+    if isinstance(row.meta.get("review"), dict):  # this side's review, kept with the game (toybattle.review.web)
+        game.extra["review"] = row.meta["review"]
     game.room = persist.room(row)
     session = OnlineSession(game, player)
     session.token = token

@@ -168,9 +168,84 @@ def analyse(game: Record | Sequence[Step], *, viewer: int | None = None, effort:
     given (which may hide the other seat's tiles). ``end``: the state after the last step (default: the last step
     played on). ``progress(done, total)`` is called after each decision weighed (the work goes decision by
     decision, so a worker can report it). ``seed`` fixes the guesses: the same game, effort and seed always give
-    the same review."""
+    the same review.
+
+    The same work in pieces, for a caller that spreads it (the app's workers): ``p = plan(...)``, ``weigh(*job)``
+    for each of ``p.jobs()``, ``explain(*job)`` for each of ``p.to_explain(decisions)``, ``p.finish(...)``."""
+    p = plan(game, viewer=viewer, effort=effort, seed=seed, threshold=threshold, end=end)
+    jobs = p.jobs()
+    decisions: list[Decision] = []
+    for done, job in enumerate(jobs, start=1):
+        decisions.append(weigh(*job))
+        if progress is not None:
+            progress(done, len(jobs))
+    return p.finish(decisions, {k: explain(obs, better, played) for k, obs, better, played in p.to_explain(decisions)})
+
+
+# one decision to weigh: the deciding seat's observation, the action played, its place in the game (0-based), its
+# turn, the effort, the seed and the threshold (all a worker process needs: nothing the seat may not know)
+WeighJob = tuple[State, int, int, int, Effort, int, float]
+ExplainJob = tuple[int, State, int, int]  # (decision's place in the review, the seat's observation, better, played)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A game read for its review: its steps, its end, the decisions to weigh and the turn of each step."""
+
+    todo: tuple[Step, ...]
+    final: State
+    viewer: int | None
+    effort: Effort
+    seed: int
+    threshold: float
+    decisions_at: tuple[int, ...]
+    turn_of: tuple[int, ...]
+
+    def jobs(self) -> list[WeighJob]:
+        """The decisions to weigh, in order, each as ``weigh``'s arguments (the seat's observation only)."""
+        out = []
+        for k in self.decisions_at:
+            s, a = self.todo[k]
+            out.append((observation(s, s.actor), a, k, self.turn_of[k], self.effort, self.seed, self.threshold))
+        return out
+
+    def costliest(self, decisions: Sequence[Decision]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return _costliest(list(decisions), self.threshold)
+
+    def to_explain(self, decisions: Sequence[Decision]) -> list[ExplainJob]:
+        """The costliest decisions to say why of, each as (its place, ``explain``'s arguments)."""
+        out = []
+        costliest = self.costliest(decisions)
+        for k in costliest[0] + costliest[1]:
+            d = decisions[k]
+            obs = observation(self.todo[d.index - 1][0], d.seat)
+            out.append((k, obs, parse_action(d.best, obs.b), parse_action(d.action, obs.b)))
+        return out
+
+    def finish(self, weighed: Sequence[Decision], why: dict[int, tuple[Said, ...]]) -> Review:
+        """The review from the decisions weighed (``jobs``' order) and why of each costliest one (``to_explain``)."""
+        turns = _turn_seats(list(self.todo), list(self.turn_of))
+        chart = _chart(list(weighed), turns, self.final)
+        costliest = self.costliest(weighed)
+        decisions = [d if k in costliest[0] + costliest[1] else _light(d) for k, d in enumerate(weighed)]
+        for k in costliest[0] + costliest[1]:
+            d = decisions[k]
+            decisions[k] = Decision(d.index, d.turn, d.seat, d.action, d.best, d.before, d.after, d.second, d.options,
+                                    d.position, why[k])
+        final = self.final
+        return Review(final.b.terrain.id if self.todo else "", self.viewer, tuple(decisions), tuple(turns),
+                      chart, costliest, final.winner if final.over else -1, final.reason if final.over else "",
+                      self.effort, self.seed, self.threshold)
+
+
+def plan(game: Record | Sequence[Step], *, viewer: int | None = None, effort: Effort = REVIEW_EFFORT,
+         seed: int = 0, threshold: float = THRESHOLD, end: State | None = None) -> Plan:
+    """``game`` read for its review (arguments as ``analyse``); ValueError if ``viewer`` is None and a state to
+    weigh hides a rack's tiles, IllegalAction for a record's refused action."""
     if isinstance(game, Record):
         todo, final = steps(game)
+        if end is not None:
+            final = end
     else:
         todo = list(game)
         if end is None and todo:
@@ -190,24 +265,17 @@ def analyse(game: Record | Sequence[Step], *, viewer: int | None = None, effort:
         if s.decision == TURN or k == 0:
             turn += 1
         turn_of.append(turn)
-    decisions: list[Decision] = []
-    for done, k in enumerate(decisions_at, start=1):
-        decisions.append(_weigh(todo[k][0], todo[k][1], k, turn_of[k], effort, seed, threshold))
-        if progress is not None:
-            progress(done, len(decisions_at))
-    turns = _turn_seats(todo, turn_of)
-    chart = _chart(decisions, turns, final)
-    costliest = _costliest(decisions, threshold)
-    decisions = [d if k in costliest[0] + costliest[1] else _light(d) for k, d in enumerate(decisions)]
-    for k in costliest[0] + costliest[1]:
-        d = decisions[k]
-        obs = observation(todo[d.index - 1][0], d.seat)
-        better, played = parse_action(d.best, obs.b), parse_action(d.action, obs.b)
-        decisions[k] = Decision(d.index, d.turn, d.seat, d.action, d.best, d.before, d.after, d.second, d.options,
-                                d.position, tuple(reasons(obs, better, played)))
-    return Review(final.b.terrain.id if todo else "", viewer, tuple(decisions), tuple(turns),
-                  chart, costliest, final.winner if final.over else -1, final.reason if final.over else "",
-                  effort, seed, threshold)
+    return Plan(tuple(todo), final, viewer, effort, seed, threshold, tuple(decisions_at), tuple(turn_of))
+
+
+def explain(obs: State, better: int, played: int) -> tuple[Said, ...]:
+    """Why ``better`` beats ``played`` from the deciding seat's observation ``obs``, in the game's words."""
+    return tuple(reasons(obs, better, played))
+
+
+def weigh(state: State, action: int, k: int, turn: int, effort: Effort, seed: int, threshold: float) -> Decision:
+    """Decision ``k`` (0-based place in the game) weighed from its seat's observation of ``state``."""
+    return _weigh(state, action, k, turn, effort, seed, threshold)
 
 
 def _weigh(state: State, action: int, k: int, turn: int, effort: Effort, seed: int, threshold: float) -> Decision:
@@ -289,4 +357,5 @@ def _costliest(decisions: list[Decision], threshold: float) -> tuple[tuple[int, 
     return out[0], out[1]
 
 
-__all__ = ["COSTLIEST", "PUZZLE_GAP", "REVIEW_EFFORT", "THRESHOLD", "Decision", "Review", "Step", "analyse", "steps"]
+__all__ = ["COSTLIEST", "PUZZLE_GAP", "REVIEW_EFFORT", "THRESHOLD", "Decision", "ExplainJob", "Plan", "Review", "Step",
+           "WeighJob", "analyse", "explain", "plan", "steps", "weigh"]

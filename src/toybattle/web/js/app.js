@@ -1,5 +1,5 @@
 // Toy Battle in the browser: one page whose hash router shows the screens (home, play, replay, watch,
-// troops & terrains, and Learn: the lessons, a lesson, the rules and FAQ). Moving between screens never
+// troops & terrains, Learn: the lessons, a lesson, the rules and FAQ; and the puzzles). Moving between screens never
 // loads another page: on the static site, Python starts once per visit. Each screen is its own module;
 // they share the element helpers (dom.js), the server's data (data.js), cards, the rack and the board
 // interaction (choice.js).
@@ -10,9 +10,11 @@ import { closeSheet } from "./sheet.js";
 import { showHome, takeInvite } from "./home.js";
 import { showGame } from "./play.js";
 import { showReplay } from "./replay.js";
+import { showReview } from "./review.js";
 import { showTroops } from "./handbook.js";
 import { showWatch } from "./watch.js";
 import { showLearn, LEARN } from "./learn.js";
+import { showPuzzles } from "./puzzles.js";
 import { fetch, ROOT, appURL } from "./net.js"; // the API through the transport seam (server or in-browser worker)
 
 let current = null; // the live play screen, if any
@@ -95,10 +97,12 @@ async function route() {
     if ((m = hash.match(/^\/join\/([\w-]+)\/([\w-]+)$/))) { await joinSeat(m[1], m[2]); hash = here(); }
     if ((m = hash.match(/^\/game\/([\w-]+)$/))) current = await showGame(m[1]);
     else if ((m = hash.match(/^\/replay\/([\w-]+)$/))) await showReplay(m[1]);
+    else if ((m = hash.match(/^\/review\/([\w-]+)$/))) await showReview(m[1]);
     else if ((m = hash.match(/^\/watch\/([\w-]+)\/([\w-]+)$/))) current = await showWatch(m[1], m[2]);
     else if (hash === "/troops") await showTroops();
     else if ((m = hash.match(/^\/learn(?:\/([^/]+))?$/))) await showLearn({ lesson: m[1] ? decode(m[1]) : null });
     else if (hash === "/rules") await showLearn({ rules: true });
+    else if ((m = hash.match(/^\/puzzles(?:\/([^/]+))?$/))) await showPuzzles({ puzzle: m[1] ? decode(m[1]) : null });
     else await showHome();
   } catch (e) {
     console.error(e);

@@ -62,6 +62,8 @@ function item(id, entry) {
   const broken = missing.has(id);
   const buttons = [
     !broken && s && (s.over || fresh.has(id)) && openButton(id, entry, token),
+    !broken && s && s.over && h("a", { class: "btn", href: `#/review/${id}`, id: `btn-review-${id}`, "data-review": id,
+      "aria-label": t("review.gameLabel", { name }) }, t("review.button")),
     !broken && s && s.over && EXPORTED.includes(s.kind) &&
       h("button", { class: "btn", "data-export": id, "aria-label": t("games.exportLabel", { name }), onclick: () => exportGame(id, token) },
         t("games.export")),

@@ -99,7 +99,7 @@ export async function showHome() {
   const gamesBox = h("div", { class: "panel games" }, h("h2", {}, t("home.games")), h("p", { class: "muted" }, t("home.loading")));
   // learning and the rules come first, above the fold on a phone
   // the server's links name its root ("/#/learn"): under the app's root, so the site's stay in its directory
-  const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: appURL(l.href) }, l.label));
+  const links = (meta.links || []).map((l) => h("a", { class: "btn primary", href: appURL(l.href), id: l.id }, l.label));
   root.append(
     h("header", { class: "hero" },
       h("div", { class: "logo" }, badge("blue"), badge("red")),

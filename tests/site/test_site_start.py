@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from toybattle.site import build
 
@@ -25,6 +26,18 @@ pytestmark = pytest.mark.slow
 UNDER = "/a/toybattle"
 READY = "document.documentElement.dataset.python === 'ready'"
 CONTROLLED = "navigator.serviceWorker && navigator.serviceWorker.controller !== null"
+# what the page shows while it waits for Python, to explain a wait that never ended
+SHOWN = """() => JSON.stringify({python: document.documentElement.dataset.python || null,
+  controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+  text: document.body ? document.body.innerText.slice(0, 400) : null})"""
+
+
+def wait_ready(page) -> None:
+    """Wait until Python is ready on ``page``; if it never is, say what the page shows instead."""
+    try:
+        page.wait_for_function(READY)
+    except PlaywrightTimeout:
+        raise AssertionError(f"Python never became ready; the page shows {page.evaluate(SHOWN)}") from None
 
 
 def hosted(site_dir: Path, tmp: Path, copy: bool = False) -> Path:
@@ -172,7 +185,7 @@ def test_an_update_that_changes_one_python_file_downloads_only_what_changed(site
         # the next visit runs the new package, and the saved game is there
         server.served()
         page.goto(server.url + UNDER + "/")
-        page.wait_for_function(READY)
+        wait_ready(page)
         page.wait_for_selector(".game-item a.btn.primary")
         assert package in page.evaluate("caches.keys().then((ks) => caches.open(ks.at(-1))).then((c) => c.keys())"
                                         ".then((rs) => rs.map((r) => new URL(r.url).pathname))")
@@ -201,7 +214,7 @@ def test_a_later_visit_restores_python_from_its_snapshot_with_fresh_random_numbe
             page = context.new_page()
             with page.expect_worker(lambda w: w.url.endswith("/worker.js")) as started:
                 page.goto(server.url + UNDER + "/")
-            page.wait_for_function(READY)
+            wait_ready(page)
             # the first visit plays in a Python started the long way, then makes the snapshot in a worker of its
             # own once the game is playable; every later visit plays in a Python restored from it
             stages = page.evaluate(STAGES)
@@ -221,7 +234,7 @@ def test_a_later_visit_restores_python_from_its_snapshot_with_fresh_random_numbe
         page = other.new_page()
         with page.expect_worker(lambda w: w.url.endswith("/worker.js")) as started:
             page.goto(server.url + UNDER + "/")
-        page.wait_for_function(READY)
+        wait_ready(page)
         draws.append(started.value.evaluate(DRAWS))
         other.close()
         # no random source repeats its numbers from one visit to the next, restored or not

@@ -163,6 +163,8 @@ APP_VALUES: dict[str, list[Any]] = {
     # the review's and the puzzles' (toybattle.review): a terrain's printed ids, counts, notation, figures
     "region": [3], "node": [15], "total": [5], "objective": [7], "turn": [12], "index": [31], "best": ["jumbo@17"],
     "after": [18], "before": [64], "difficulty": [2], "ok": [27], "efforts": ["full, quick"],
+    # a time control's bounds and a clock's seconds (online/protocol.py)
+    "low": [60], "high": [10800], "most": [60], "left": ["12", "?"],
     "reason": [_w("review.reason.hq"), _w("review.reason.conceded")],
 }
 # the last: a peer's own words (a forfeit notice's reason), shown as they came
@@ -336,7 +338,7 @@ def page_pools(lang: str) -> Callable[[str, str], list[str]]:
         "start": [page["home.start"]], "online": [page["home.online"]], "join": [page["home.join"]],
         "strength": [fill(page["play.strength"], {"n": "7"}), page["play.joker"]],
         # the review (web/js/review.js): percentages, a move in notation or in the log's words (joined by list.sep)
-        "before": ["64"], "after": ["18"], "drop": ["12"], "action": ["7@18"],
+        "before": ["64"], "after": ["18"], "drop": ["12"], "action": ["7@18"], "min": ["10"], "inc": ["5"],
         "best": ["jumbo@17", page["list.sep"].join(said([Said("log.places", seat="Blue", troop=7,
                                                                 where=Said("where.base", n=12))] * 2))],
         "how": said([Said("review.reason.hq"), Said("review.reason.conceded")]),

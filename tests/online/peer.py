@@ -3,9 +3,12 @@ online_cheats.py) and ``--die-after N`` (the process dies right after storing me
 sending it, as in a crash or a cut cable). ``--protocol N`` (claim another
 protocol version). ``--stall-after N`` (sends nothing after its N-th chained message, yet stays).
 ``--think S`` (the bot takes S seconds over each decision, so that a game lasts long enough to be cut).
+``--false-flag-after N`` (claims the other side's clock ran out as soon as its move is due once N chained
+messages are agreed, whatever the clock says).
 ``--seed X`` among ARGS is not a toybattle option (whoever knows a seed knows the tiles): this script takes
 it out and sets the test-only hook ``toybattle.online.cli.TEST_SEED`` (reproducible secrets and bot).
-Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] [--think S] -- ARGS"""
+Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] [--think S] [--false-flag-after N]
+-- ARGS"""
 from __future__ import annotations
 
 import os
@@ -81,6 +84,18 @@ def main(argv: list[str]) -> int:
             return await honest_choose(self, obs, n)
 
         BotPlayer.choose = choose
+    if "--false-flag-after" in opts:  # a time claim before the other's clock ran out
+        import time
+
+        from toybattle.online.game import OnlineGame
+        after = int(opts[opts.index("--false-flag-after") + 1])
+        honest_flag_at = OnlineGame._flag_at
+
+        def flag_at(self):
+            at = honest_flag_at(self)
+            return time.monotonic() - 1 if at is not None and len(self.m.log) >= after else at
+
+        OnlineGame._flag_at = flag_at
     if "--die-after" in opts:
         n = int(opts[opts.index("--die-after") + 1])
         honest_save = persist.save

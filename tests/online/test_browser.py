@@ -277,7 +277,7 @@ def test_two_browsers_on_two_apps_meet_by_room_code_and_play(serve, mailbox, bro
 
     # the mailbox typed in the form is the one used, and remembered; a mailbox that is down: one line, no game
     c.online_form(carol_url, "host", relay=down)
-    assert c.visible_fields() == ["Play against", "Room", "Mailbox", "Terrain", "Mode", "Your colour"]
+    assert c.visible_fields() == ["Play against", "Room", "Mailbox", "Terrain", "Mode", "Your colour", "Clock"]
     c.page.click("#start")
     err = c.form_error()
     assert err == f"cannot reach the mailbox at {down}" or err.startswith(f"cannot reach the mailbox at {down} ")

@@ -12,6 +12,7 @@ from ..rules import SEATS, TERRAIN_IDS
 from ..store import Store, StoreError, WriterLock, default_path
 from . import transport
 from .game import CHOICES, BotPlayer, OnlineGame, Options, Player, SessionError
+from .protocol import clock_refusal
 from .terminal import TerminalPlayer
 
 
@@ -20,6 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--terrain", default="castle", choices=TERRAIN_IDS)
     p.add_argument("--first-game", action="store_true", help="the first-game mode (no special bases)")
     p.add_argument("--seat", default="blue", choices=SEATS, help="the host's side (default blue)")
+    p.add_argument("--clock", type=_clock, metavar="MIN+INC",
+                   help="a time control both players agree on, e.g. 10+5: 10 minutes each plus 5 s a move "
+                        "(1 to 180 minutes, 0 to 60 s); the side whose clock runs out loses on time")
     _common(p)
     p.set_defaults(run=cmd_host)
     p = sub.add_parser("join", help="join a room by its code (e.g. 7-guitarist-revenge) and play")
@@ -64,13 +68,26 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _clock(text: str) -> tuple[int, int]:
+    """MIN+INC (minutes, then seconds a move) as whole seconds, within the protocol's bounds."""
+    base, _, inc = text.partition("+")
+    try:
+        value = (round(float(base) * 60), int(inc or "0"))
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not MIN+INC (e.g. 10+5)") from None
+    if clock_refusal(*value):
+        raise argparse.ArgumentTypeError("a clock is 1 to 180 minutes each plus 0 to 60 s a move, e.g. 10+5")
+    return value
+
+
 def _options(args: argparse.Namespace) -> Options:
     # a resumed game keeps the mailbox it was stored with unless --relay says otherwise
     relay = args.relay or ("" if args.resume else transport.default_relay())
     return Options(relay=relay, db=args.db, seed=TEST_SEED, move_limit=args.move_limit,
                    reply_limit=args.reply_limit, when_silent=args.when_silent, wait=args.wait,
                    terrain=getattr(args, "terrain", "castle"), first_game=getattr(args, "first_game", False),
-                   seat=SEATS.index(getattr(args, "seat", "blue")), resume=args.resume)
+                   seat=SEATS.index(getattr(args, "seat", "blue")), resume=args.resume,
+                   clock=getattr(args, "clock", None))
 
 
 def _player(args: argparse.Namespace) -> Player:

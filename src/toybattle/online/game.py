@@ -7,7 +7,9 @@ Wire messages are JSON objects with a kind ``k`` (their shape is checked by ``wi
 ``chat`` (a player's short text or a quick phrase's key: outside the chain, never stored, at most ``chat.BURST`` lines
 per ``chat.WINDOW`` seconds taken from the other peer; it may come at any time, even while this
 side thinks about its move, and never extends a wait limit), ``here`` (every ``HEARTBEAT`` seconds while
-playing, outside the chain: the other side shows as away after ``AWAY_AFTER`` seconds without a word).
+playing, outside the chain: the other side shows as away after ``AWAY_AFTER`` seconds without a word),
+``flag`` (in a game with a clock: a claim that a seat's clock ran out, judged by ``_flagged``; docs/fair-play.md,
+"Clocks").
 A ``hello`` in the middle of a game is the other side coming back after a restart: this side answers
 with its own, and each sends what the other misses.
 
@@ -35,7 +37,7 @@ from ..store import Store
 from . import persist, wire
 from .mailbox.client import Link, Room, RoomGone
 from .mailbox.client import Rooms as MailboxRooms
-from .protocol import Forfeit, Match, Secrets, Setup, clean_reason, digest
+from .protocol import FLAG_ALLOWANCE, Forfeit, Match, Secrets, Setup, clean_reason, clock_refusal, digest
 from .transport import Garbled, LinkError, Silence
 
 CHOICES = ("claim", "wait", "close")  # what the waiting side may do when the other's limit runs out
@@ -103,6 +105,7 @@ class Options:
     first_game: bool = False
     seat: int = 0  # the host's seat
     resume: str | None = None  # the local id of a stored game
+    clock: tuple[int, int] | None = None  # a host's time control: (base, increment) in seconds
 
 
 def new_game_id(seed: str | None) -> str:
@@ -112,7 +115,7 @@ def new_game_id(seed: str | None) -> str:
 
 def _hello(match: Match | None, resume: bool, setup: Setup | None) -> dict[str, Any]:
     return {"k": "hello", "resume": match.setup.game if resume and match else None,
-            "setup": vars(setup) if setup and not resume else None,
+            "setup": setup.to_json() if setup and not resume else None,
             "hashes": [digest(t) for t in match.log] if match else []}
 
 
@@ -129,7 +132,11 @@ def _check_resume(mine: str | None, theirs: str | None) -> None:
 def _setup_from(d: Any) -> Setup:
     if not isinstance(d, dict):
         raise SessionError(Said("online.peer.noSetup"))
-    setup = Setup(d["game"], d["terrain"], d["first_game"], d["host_seat"])  # types checked by wire.check
+    clock = d.get("clock")  # types and bounds checked by wire.check
+    setup = Setup(d["game"], d["terrain"], d["first_game"], d["host_seat"],  # types checked by wire.check
+                  None if clock is None else (clock[0], clock[1]))
+    if setup.clock is not None and clock_refusal(*setup.clock):
+        raise SessionError(Said("online.peer.noSetup"))
     if setup.terrain not in TERRAIN_IDS:
         raise SessionError(Said("online.peer.terrain", terrain=clean_reason(setup.terrain[:40])))
     return setup
@@ -137,6 +144,14 @@ def _setup_from(d: Any) -> Setup:
 
 class Claimed(Exception):
     """This side claimed the game after the other's limit ran out."""
+
+
+class Flagged(Exception):
+    """The other side's clock ran out, as this side measures it: this side claims the game on time."""
+
+
+class Interrupted(Exception):
+    """A time claim came while this side thought about its move: it is answered at once."""
 
 
 class OnlineGame:
@@ -193,7 +208,7 @@ class OnlineGame:
         await self.load()
         if self.match is None:
             await self._start(Setup(new_game_id(self.opts.seed), self.opts.terrain, self.opts.first_game,
-                              self.opts.seat), self.opts.seat)
+                              self.opts.seat, self.opts.clock), self.opts.seat)
         link = await self._guard(self.rooms.host(self.relay, on_code, self.opts.wait))
         return await self._closing(link, self.host_on(link))
 
@@ -310,12 +325,18 @@ class OnlineGame:
         """The peer's next message, its shape checked (wire.Malformed if not). The wait is limited;
         when the limit runs out, a required opening is forfeited, otherwise this side chooses."""
         limit = self.opts.move_limit if due == "move" else self.opts.reply_limit
+        if due == "move" and self.match is not None and self.match.clocks:  # never undercuts the mover's clock
+            limit = max(limit, self._clock_left(1 - self.match.me) + 2 * FLAG_ALLOWANCE)
+        until: float | None = None
         while True:
-            self._wait_for(due, limit)
-            until = self._until(limit)
+            if until is None:
+                until = self._until(limit)
+            self._wait_for(due, until - time.monotonic())
             try:
                 while True:  # chat lines and presence do not extend the wait
-                    obj = wire.check(await self._recv(link, max(0.0, until - time.monotonic())))
+                    flag_at = self._flag_at()
+                    end = until if flag_at is None else min(until, flag_at + 0.01)
+                    obj = wire.check(await self._recv(link, max(0.0, end - time.monotonic())))
                     self._hear_peer()
                     if obj["k"] == "here" or self._stored_already(obj):
                         continue
@@ -328,7 +349,13 @@ class OnlineGame:
             except Silence:
                 self._wait_for(None, 0)
                 if self.playing and not await link.alive():
+                    until = None
                     continue  # it is this side that is cut off: the other's silence is not its own
+                flag_at = self._flag_at()
+                if flag_at is not None and flag_at <= time.monotonic():
+                    raise Flagged() from None
+                if flag_at is not None and time.monotonic() < until:
+                    continue  # woken to look at the clock, which has not quite run out
                 if not self.playing or self.match is None:
                     raise SessionError(Said("error.silent", n=f"{limit:g}")) from None
                 if self.match.opening_due():
@@ -340,10 +367,38 @@ class OnlineGame:
                     raise Claimed() from None
                 if choice == "close":
                     raise SessionError(self._lost(Said("error.silent", n=f"{limit:g}"))) from None
+                until = None
             except LinkError as e:
                 raise SessionError(self._lost(of_error(e))) from None
             finally:
                 self._wait_for(None, 0)
+
+    def _clock_left(self, seat: int) -> float:
+        """Seconds left on ``seat``'s clock as this side measures it (0 without a clock)."""
+        c = self.match.clocks if self.match else None
+        return max(0.0, c.now_left(seat, time.monotonic())) if c else 0.0
+
+    def _flag_at(self) -> float | None:
+        """When (monotonic s) the other side's clock runs out as this side measures it, if it runs now."""
+        m = self.match
+        c = m.clocks if m else None
+        if m is None or c is None or c.running != 1 - m.me or m.finished or not self.playing:
+            return None
+        return c.since + c.left[c.running]
+
+    def clocks(self) -> dict[str, Any] | None:
+        """Both clocks for a view: each seat's seconds left (``left``, by seat name), whose runs (``running``)
+        and when this was measured (``at``, epoch s), so a page can count the running one down."""
+        c = self.match.clocks if self.match else None
+        if c is None:
+            return None
+        now = time.monotonic()
+        return {"base": c.base, "increment": c.increment, "at": round(time.time(), 2),
+                "left": {SEATS[s]: round(max(0.0, c.now_left(s, now)), 1) for s in (0, 1)},
+                "running": SEATS[c.running] if c.running is not None and self.playing else None}
+
+    def _lag(self) -> float:
+        return statistics.median(self.round_trips) if self.round_trips else 0.0
 
     def _stored_already(self, obj: dict[str, Any]) -> bool:
         """Whether ``obj`` carries only chained messages this side holds already, word for word. Back in a
@@ -417,6 +472,8 @@ class OnlineGame:
                     self._chat_in(obj)
                 elif obj["k"] != "here":
                     self._held = reading
+                    if obj["k"] == "flag":  # a time claim is answered at once, this side's move unmade
+                        raise Interrupted()
             return await choice
         finally:
             choice.cancel()
@@ -456,13 +513,13 @@ class OnlineGame:
             self.playing = True
             # back in a room after a restart, the other side's latest word may be old (the mailbox says how old)
             self.heard_at = min(time.time(), link.their_last or time.time())
+            m.clock_tick({}, time.monotonic())  # the clock of the seat to move runs from now
             beating = asyncio.ensure_future(self._heartbeat(link))
             if self.on_play:
                 self.on_play()
             self.say(f"playing game {m.setup.game} on {m.setup.terrain} as {SEATS[m.me]}")
             while not m.finished:
-                if m.my_move():
-                    await self._own(link)
+                if m.my_move() and await self._own(link):
                     continue
                 sent = time.perf_counter()
                 obj = await self._next(link, "move" if m.expected()[1] == "play" else "reply")
@@ -470,6 +527,8 @@ class OnlineGame:
                     self.round_trips.append(time.perf_counter() - sent)
                 if obj["k"] == "forfeit":
                     return await self._told(obj)
+                if obj["k"] == "flag":
+                    return await self._flagged(obj)
                 if obj["k"] == "hello":  # the other side came back into the room after a restart or a reload
                     await self._welcome_back(link, obj)
                     continue
@@ -482,6 +541,8 @@ class OnlineGame:
             return await self._fail(link, Forfeit(1 - m.me, Said("forfeit.malformed", error=of_error(e))))
         except Claimed:
             await self._save()
+        except Flagged:
+            return await self._flag(link)
         finally:
             self.link = None
             if beating is not None:
@@ -517,25 +578,35 @@ class OnlineGame:
             for text in obj["msgs"]:
                 await self._take(text)
 
-    async def _own(self, link: Link) -> None:
+    async def _own(self, link: Link) -> bool:
+        """Make, store and send this side's next message; False if a time claim came first (it is held)."""
         m = self.m
         kind = m.my_move()
         action = None
         if kind == "play":
-            self.deadline = (m.me, "move", time.time() + self.opts.move_limit)  # as the other side counts it
+            limit = self.opts.move_limit
+            if m.clocks:  # the other side waits at least as long as this side's clock runs
+                limit = max(limit, self._clock_left(m.me) + 2 * FLAG_ALLOWANCE)
+            self.deadline = (m.me, "move", time.time() + limit)  # as the other side counts it
             if self.on_wait:
                 self.on_wait()
-            action = await self._listening(link, self.player.choose(m.observation(), len(m.log)))
+            try:
+                action = await self._listening(link, self.player.choose(m.observation(), len(m.log)))
+            except Interrupted:
+                return False
         text = m.make(action)
         msg = m.accept(text, m.me)
+        m.clock_tick(msg, time.monotonic())
         await self._save()
         link.send({"k": "msg", "m": text})
         self.player.seen(m, msg)
+        return True
 
     async def _take(self, text: str) -> None:
         """Accept the peer's chained message (Forfeit if a check fails), store it, show it."""
         m = self.m
         msg = m.accept(text, 1 - m.me)
+        m.clock_tick(msg, time.monotonic())
         await self._save()
         self.player.seen(m, msg)
 
@@ -563,6 +634,35 @@ class OnlineGame:
             if own is None:  # its words are not kept: they are the other program's, and false
                 raise Forfeit(1 - m.me, Said("forfeit.falseClaim", seat=SEATS[m.me]))
             m.forfeit = own
+        await self._save()
+        return m.result()
+
+    async def _flag(self, link: Link) -> dict[str, Any]:
+        """The other side's clock ran out as this side measures it: its loss on time, stored, then said to it
+        (``flag``: which seat, and how many messages were agreed when its play fell due)."""
+        m = self.m
+        other, n = 1 - m.me, len(m.log)
+        m.forfeit = Forfeit(other, Said("forfeit.flag", n=n + 1))
+        if m.clocks:
+            m.clocks.stop(time.monotonic())
+        await self._save()
+        link.send({"k": "flag", "seat": other, "n": n})
+        return m.result()
+
+    async def _flagged(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """A time claim. Against the sender's own seat it concedes; against this seat it is checked against
+        this side's own measure of its own clock (``Match.judge_flag``): believed within the allowance (this
+        seat's loss on time), else it is the claimant's forfeit, as a false forfeit notice is (``_told``)."""
+        m = self.m
+        seat, n = obj["seat"], obj["n"]
+        if seat == m.me:
+            verdict = m.judge_flag(n, time.monotonic(), self._lag())
+            if verdict is None or not verdict[0]:
+                left = f"{verdict[1]:.0f}" if verdict else "?"
+                raise Forfeit(1 - m.me, Said("forfeit.falseFlag", seat=SEATS[m.me], left=left))
+        m.forfeit = Forfeit(seat, Said("forfeit.flag", n=n + 1))
+        if m.clocks:
+            m.clocks.stop(time.monotonic())
         await self._save()
         return m.result()
 

@@ -50,10 +50,11 @@ async def save(store: Store, match: Match, local: str, relay: str, extra: dict[s
         id=local, kind=KIND, record="\n".join(match.log), over=over,
         winner=SEATS[res["winner"]] if over and res["winner"] >= 0 else None,
         reason=(res["detail"] or res["reason"]) if over else None,
-        meta={"online": {"setup": vars(match.setup), "seat": match.me, "relay": relay, "said": _said(match),
+        meta={"online": {"setup": match.setup.to_json(), "seat": match.me, "relay": relay, "said": _said(match),
                          "secrets": match.secrets.to_json(), "head": match.head,
                          "abandoned": match.abandoned is not None,
-                         "room": room.to_json() if room else None}, **(extra or {})}))
+                         "room": room.to_json() if room else None,
+                         **({"clock": match.clocks.to_json()} if match.clocks else {})}, **(extra or {})}))
 
 
 def _said(match: Match) -> dict[str, Any] | None:
@@ -105,6 +106,8 @@ def replay(row: GameRow, finished: bool = False,
         msg = match.accept(text, match.expected()[0])
         if seen:
             seen(match, msg)
+    if match.clocks:  # the clocks as this side measured them when the game was last stored
+        match.clocks.restore(meta.get("clock"))
     if row.over and finished and not match.finished:  # the result not in the history: a forfeit or a claim
         loser = SEATS.index(row.winner) ^ 1 if row.winner in SEATS else match.me
         # the reason by its id (a game stored before ids, or a peer's own words: the line as stored)

@@ -154,17 +154,101 @@ class Secrets:
         return [k, self.troops[k], self.salts[k].hex()]
 
 
+# a time control (issue 28): base seconds on each clock and seconds added after each move, within these bounds
+CLOCK_BASE = (60, 3 * 3600)
+CLOCK_INCREMENT = (0, 60)
+# how much time left on its own clock, by its own measure, a side may have and still accept a claim that its
+# clock ran out: the other side measures this side's time from when it sent the message that made it this
+# side's turn until this side's move arrived, so its measure is never less, and more by the network's delays
+FLAG_ALLOWANCE = 5.0
+# ...plus, per move of the claimed side, the round trip it measured itself (its median), at most this
+FLAG_LAG = 1.0
+
+
+def clock_refusal(base: object, increment: object) -> Said | None:
+    """Why (base, increment) is no time control (a Said), or None if it is one: whole seconds in bounds."""
+    if not (type(base) is int and type(increment) is int and CLOCK_BASE[0] <= base <= CLOCK_BASE[1]
+            and CLOCK_INCREMENT[0] <= increment <= CLOCK_INCREMENT[1]):
+        return Said("error.clock", low=CLOCK_BASE[0], high=CLOCK_BASE[1], most=CLOCK_INCREMENT[1])
+    return None
+
+
 @dataclass(frozen=True)
 class Setup:
-    """What both peers agree on before the first message: the game id, terrain, mode and seats."""
+    """What both peers agree on before the first message: the game id, terrain, mode and seats, and the time
+    control if there is one (``clock``: base and increment in whole seconds)."""
     game: str
     terrain: str
     first_game: bool
     host_seat: int
+    clock: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.clock is not None:  # read back from JSON as a list
+            object.__setattr__(self, "clock", (self.clock[0], self.clock[1]))
 
     def genesis(self) -> str:
-        return sha(b"toybattle/online", PROTOCOL, self.game, self.terrain, int(self.first_game),
-                   self.host_seat).hex()
+        parts: list[bytes | str | int] = [b"toybattle/online", PROTOCOL, self.game, self.terrain,
+                                          int(self.first_game), self.host_seat]
+        if self.clock is not None:  # a game without a clock hashes exactly as before clocks were
+            parts += [b"clock", self.clock[0], self.clock[1]]
+        return sha(*parts).hex()
+
+    def to_json(self) -> dict[str, Any]:
+        """The setup as the hello and the games file carry it (no ``clock`` key without a clock: as before)."""
+        d: dict[str, Any] = {"game": self.game, "terrain": self.terrain, "first_game": self.first_game,
+                             "host_seat": self.host_seat}
+        if self.clock is not None:
+            d["clock"] = list(self.clock)
+        return d
+
+
+PLAYS = frozenset({"act", "stuck", "concede"})  # the chained messages a clock runs for
+
+
+class Clocks:
+    """Both seats' clocks as this side measures them (pure: every call is given ``now``, monotonic seconds).
+    A seat's clock runs from when a message that makes its play due is agreed here (received, or sent by
+    this side) until its play message is agreed here; then ``increment`` is added. So the other seat's clock,
+    as this side measures it, includes the network's delays, and this side's own does not."""
+
+    def __init__(self, base: int, increment: int):
+        self.base, self.increment = base, increment
+        self.left = [float(base), float(base)]  # seconds left when the running clock started
+        self.running: int | None = None
+        self.since = 0.0
+        self.plays: dict[int, tuple[int, float]] = {}  # message n -> (seat, seconds left when it was agreed)
+        self.moves = [0, 0]  # play messages each seat made (clocked or not)
+
+    def now_left(self, seat: int, now: float) -> float:
+        return self.left[seat] - (now - self.since if self.running == seat else 0.0)
+
+    def start(self, seat: int, now: float) -> None:
+        if self.running != seat:
+            self.running, self.since = seat, now
+
+    def played(self, seat: int, n: int, now: float) -> None:
+        """``seat``'s play message number ``n`` was agreed at ``now``: its clock stops, the increment is added."""
+        left = self.now_left(seat, now)
+        self.plays[n] = (seat, left)
+        self.left[seat] = left + self.increment
+        self.moves[seat] += 1
+        if self.running == seat:
+            self.running = None
+
+    def stop(self, now: float) -> None:
+        if self.running is not None:
+            self.left[self.running] = self.now_left(self.running, now)
+            self.running = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"left": [round(x, 3) for x in self.left], "moves": self.moves}
+
+    def restore(self, d: object) -> None:
+        if isinstance(d, dict) and isinstance(d.get("left"), list) and len(d["left"]) == 2:
+            self.left = [float(x) for x in d["left"]]
+            if isinstance(d.get("moves"), list) and len(d["moves"]) == 2:
+                self.moves = [int(x) for x in d["moves"]]
 
 
 def uniform(seed: bytes, label: str, n: int) -> int:
@@ -194,6 +278,8 @@ class Match:
         self.forfeit: Forfeit | None = None
         self._reserve_before = (0, 0)  # reserve sizes before the last action (its draws need a random event)
         self.abandoned: tuple[int, str] | None = None  # (seat, why): the other side claimed the game
+        # the time control's clocks as this side measures them (kept by OnlineGame: never chained nor checked)
+        self.clocks: Clocks | None = Clocks(*setup.clock) if setup.clock else None
 
     @property
     def state(self) -> State:
@@ -223,6 +309,42 @@ class Match:
         """The other side has been silent past its limit and this side claims the game (not a check
         of the rules: it is stored as the game's result, never chained)."""
         self.abandoned = (seat, clean_reason(why))
+
+    def clock_tick(self, msg: dict[str, Any], now: float) -> None:
+        """The clocks after ``msg`` was agreed here at ``now`` (monotonic s): a play message stops its seat's
+        clock and adds the increment; then the clock of the seat whose play is due runs (none once over)."""
+        c = self.clocks
+        if c is None:
+            return
+        if msg.get("t") in PLAYS and type(msg.get("by")) is int and type(msg.get("n")) is int:
+            c.played(msg["by"], msg["n"], now)
+        if self.finished or self.public is None or self.public.over:
+            c.stop(now)
+            return
+        seat, kind = self.expected()
+        if kind == "play":
+            c.start(seat, now)
+        else:
+            c.stop(now)
+
+    def judge_flag(self, n: int, now: float, lag: float = 0.0) -> tuple[bool, float] | None:
+        """The other side claims that this side's clock ran out while this side's play message n + 1 was due.
+        None if that message was not this side's play (or there is no clock): a claim with nothing to check;
+        else (believed, seconds left by this side's own measure, now or when it sent that message). It is
+        believed when at most FLAG_ALLOWANCE s plus, per move of this side, its own measured round trip
+        ``lag`` (at most FLAG_LAG s) were left: the claimant's measure is more by the network's delays."""
+        c = self.clocks
+        if c is None:
+            return None
+        my_turn = not self.finished and self.public is not None and self.expected() == (self.me, "play")
+        if n == len(self.log) and my_turn:
+            left = c.now_left(self.me, now)
+        elif n < len(self.log) and c.plays.get(n + 1, (-1, 0.0))[0] == self.me:
+            left = c.plays[n + 1][1]
+        else:
+            return None
+        allowance = FLAG_ALLOWANCE + c.moves[self.me] * min(max(lag, 0.0), FLAG_LAG)
+        return left <= allowance, left
 
     def recheck(self) -> Forfeit | None:
         """This peer's own messages checked again from scratch, against its own secrets: the first

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from typing import Any
 
 from ..rules import SEATS, State, action_text, describe_action, parse_action, position_text
-from .protocol import Match
+from .protocol import Clocks, Match
 
 
 class TerminalPlayer:
@@ -38,3 +40,13 @@ class TerminalPlayer:
             return
         b = match.state.b
         print(f"{SEATS[msg['by']]}: {describe_action(parse_action(msg['a'], b), b)}")
+        if match.clocks:  # the status line of a game with a clock: both clocks as this side measures them
+            print(clock_line(match.clocks, time.monotonic()))
+
+
+def clock_line(clocks: Clocks, now: float) -> str:
+    """'clocks: blue 4:05, red 3:12 (running)'."""
+    def shown(seat: int) -> str:
+        s = max(0, math.ceil(clocks.now_left(seat, now)))
+        return f"{SEATS[seat]} {s // 60}:{s % 60:02d}" + (" (running)" if clocks.running == seat else "")
+    return f"clocks: {shown(0)}, {shown(1)}"

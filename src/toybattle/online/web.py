@@ -1,6 +1,6 @@
 """Online rooms in the browser app: ``PART``, plugged into the app by toybattle.assembly.
 
-- ``POST /api/online/host`` ``{"terrain", "first_game", "seat", "relay"}`` opens a room and answers
+- ``POST /api/online/host`` ``{"terrain", "first_game", "seat", "relay", "clock"?}`` opens a room and answers
   ``{"game", "token", "code"}`` as soon as the code is known (the peer joins later);
 - ``POST /api/online/join`` ``{"code", "relay"}`` answers ``{"game", "token"}`` once the game is agreed;
 - ``POST /api/online/resume`` ``{"game", "token", "relay", "code"?}`` resumes a stored, unfinished game
@@ -16,6 +16,9 @@
 
 Limits: ``move_limit`` and ``reply_limit`` (seconds) in a host, join or resume body; every view's
 ``game.deadline`` is ``{"seat", "kind": "move"|"reply", "at": epoch seconds}`` of the wait now, for a countdown.
+A host's ``clock`` ``{"base": s, "increment": s}`` (absent or null: none) is a time control both players agree on;
+every view of such a game carries ``game.clock``: ``{"base", "increment", "left": {seat: s}, "running": seat|null,
+"at": epoch s}`` (both clocks as this side measures them at ``at``; the running one counts down from there).
 
 Stored online games are loaded at start (``Games.loaders["online"]``) with the seat's key kept in the
 row, so "Your games" still opens them after a restart: the board as it was, ready to be resumed.
@@ -49,7 +52,7 @@ from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
 from .game import OnlineGame, Options, Rooms, SessionError
-from .protocol import Match
+from .protocol import Match, clock_refusal
 
 log = logging.getLogger("toybattle.online")
 
@@ -218,7 +221,8 @@ class OnlineSession(Session):
         facts = {"id": self.id, "kind": "online", "code": self.code, "error": self.error,
                  "forfeit": m.forfeit and Said("online.forfeitsLine", seat=SEATS[m.forfeit.seat], why=m.forfeit.reason),
                  "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": round(d[2], 1)},
-                 "silent": self.silent, "presence": self.game.presence() if self.game.playing else None}
+                 "silent": self.silent, "presence": self.game.presence() if self.game.playing else None,
+                 "clock": None if m.finished else self.game.clocks()}
         res = m.result()
         if m.public is None:  # no board yet: the room waits for the other player, or ended before the deal
             v: dict[str, Any] = {"game": facts, "seat": SEATS[seat], "waiting": not m.finished}
@@ -366,7 +370,21 @@ def _options(ctx: Any, body: dict[str, Any]) -> Options:
         raise Refused(Said("error.seat"))
     return Options(relay=relay, db=str(ctx.store.path), terrain=terrain, first_game=bool(body.get("first_game")),
                    seat=SEATS.index(seat), move_limit=_limit(body, "move_limit", Options.move_limit),
-                   reply_limit=_limit(body, "reply_limit", Options.reply_limit))
+                   reply_limit=_limit(body, "reply_limit", Options.reply_limit), clock=_clock(body.get("clock")))
+
+
+def _clock(value: object) -> tuple[int, int] | None:
+    """A host body's ``clock``: absent or null (no time control), or ``{"base": s, "increment": s}``."""
+    if value is None:
+        return None
+    if not (isinstance(value, dict) and set(value) == {"base", "increment"}):
+        refusal = clock_refusal(None, None)
+    else:
+        refusal = clock_refusal(value["base"], value["increment"])
+    if refusal:
+        raise Refused(refusal)
+    assert isinstance(value, dict)
+    return value["base"], value["increment"]
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -560,7 +578,8 @@ def routes(ctx: Any) -> list[Route]:
         return JSONResponse(localize({"game": s.id, "code": s.code, "started": s.match.public is not None,
                              "over": s.over, "error": s.error, "result": s.match.result() if s.over else None,
                              "messages": len(s.match.log), "head": s.match.head, "playing": s.game.playing,
-                             "silent": s.silent, "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": d[2]}},
+                             "silent": s.silent, "deadline": d and {"seat": SEATS[d[0]], "kind": d[1], "at": d[2]},
+                             "clock": None if s.over else s.game.clocks()},
                                      page_language(request)))
 
     return [Route("/api/online/host", host, methods=["POST"]), Route("/api/online/join", join, methods=["POST"]),

@@ -1,6 +1,6 @@
 """The shape of every wire message, checked before any of it is used (docs/fair-play.md, "The wire").
 
-A peer can send anything; ``check`` lets through only the six kinds this program speaks, each with
+A peer can send anything; ``check`` lets through only the seven kinds this program speaks, each with
 exactly its fields, of the right types and sizes, and says in one line what is wrong otherwise.
 The bytes were already bounded by ``transport.MAX_WIRE`` and their nesting by ``MAX_DEPTH``.
 """
@@ -12,9 +12,9 @@ from typing import Any
 from toybattle.said import Said
 
 from ..chat import MAX_CHAT, ChatRefused, clean
-from .protocol import MAX_CHAINED, MAX_REASON, clean_reason
+from .protocol import MAX_CHAINED, MAX_REASON, clean_reason, clock_refusal
 
-MAX_DEPTH = 6  # the deepest message (a hello's setup) nests 3 levels
+MAX_DEPTH = 6  # the deepest message (a hello's setup with a clock) nests 4 levels
 MAX_MESSAGES = 20_000  # hashes in a hello / messages in a sync (a long game sends a few hundred)
 # every pattern here is used with fullmatch: no padding, no trailing newline (a "$" would let one through)
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -24,10 +24,11 @@ TERRAIN = re.compile(r"[a-z0-9_-]{1,40}")
 # must agree on both. 2: ``here`` (presence), and a ``hello`` in the middle of a game (a side came back)
 WIRE = 2
 FIELDS = {"hello": {"k", "resume", "setup", "hashes"}, "sync": {"k", "msgs"}, "msg": {"k", "m"},
-          "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}, "here": {"k"}}
+          "forfeit": {"k", "seat", "reason"}, "chat": {"k", "text"}, "here": {"k"},
+          "flag": {"k", "seat", "n"}}  # flag: seat's clock ran out while its play message n + 1 was due
 CHAT_PHRASE = {"k", "phrase"}  # the other shape of a chat line: a quick phrase's key, said in each reader's words
 PHRASE = re.compile(r"[a-z]{1,20}")  # its shape; whether it is a phrase this program knows is chat.said's
-SETUP = {"game", "terrain", "first_game", "host_seat"}
+SETUP = {"game", "terrain", "first_game", "host_seat"}  # and "clock" ([base, increment] or null) if a game has one
 
 
 class Malformed(ValueError):
@@ -80,6 +81,10 @@ def check(obj: Any) -> dict[str, Any]:
             raise Malformed(Said("wire.chained", n=MAX_CHAINED))
     elif kind == "here":  # outside the chain: "I am still connected" (presence), nothing more
         pass
+    elif kind == "flag":  # outside the chain: a claim that a seat's clock ran out (game.OnlineGame._flagged)
+        if not (type(obj["seat"]) is int and obj["seat"] in (0, 1) and type(obj["n"]) is int
+                and 0 <= obj["n"] <= MAX_MESSAGES):
+            raise Malformed(Said("wire.flag"))
     elif kind == "chat":  # outside the chain: a short text, never stored
         if not (isinstance(obj["text"], str) and 0 < len(obj["text"]) <= MAX_CHAT):
             raise Malformed(Said("wire.chat", n=MAX_CHAT))
@@ -98,8 +103,11 @@ def _hello(obj: dict[str, Any]) -> None:
         game_id(obj["resume"])
     setup = obj["setup"]
     if setup is not None:
-        if not (isinstance(setup, dict) and set(setup) == SETUP):
-            raise Malformed(Said("wire.setup", fields="{game, terrain, first_game, host_seat}"))
+        if not (isinstance(setup, dict) and set(setup) in (SETUP, SETUP | {"clock"})):
+            raise Malformed(Said("wire.setup", fields="{game, terrain, first_game, host_seat, clock?}"))
+        clock = setup.get("clock")
+        if clock is not None and not (isinstance(clock, list) and len(clock) == 2 and not clock_refusal(*clock)):
+            raise Malformed(Said("wire.setupClock"))
         game_id(setup["game"])
         if not (isinstance(setup["terrain"], str) and TERRAIN.fullmatch(setup["terrain"])
                 and type(setup["first_game"]) is bool

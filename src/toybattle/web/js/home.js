@@ -60,6 +60,10 @@ export async function showHome() {
       pick("mode", [["standard", t("home.standard")], ["first", t("home.first")]], "standard")),
     h("div", { class: "field not-join" }, h("span", { class: "label", id: "colour-label" }, t("home.colour")),
       pick("human", [["blue", t("seat.blue")], ["red", t("seat.red")], ["random", t("home.random")]], "blue")),
+    // an online room's time control, agreed by both players (docs/fair-play.md, "Clocks"): MIN+INC
+    h("div", { class: "field online-only not-join" }, h("span", { class: "label" }, t("home.clock")),
+      pick("clock", [["none", t("home.noClock")],
+        ...[[5, 3], [10, 5], [30, 0]].map(([min, inc]) => [`${min}+${inc}`, t("home.clockOf", { min, inc })])], "none")),
     h("div", { class: "field not-online" }, h("span", { class: "label" }, t("home.starts")),
       pick("first", [["random", t("home.random")], ["blue", t("seat.blue")], ["red", t("seat.red")]], "random")),
     h("p", { class: "notice", id: "join-notice", role: "status", hidden: true }),

@@ -62,3 +62,34 @@ export class Limits {
     } catch { s.toast(t("limits.unreachable")); }
   }
 }
+
+/** Both clocks of a game with a time control (the view's `game.clock`: each seat's seconds left as this
+ * side measures them at `at`, and whose clock runs), the running one counted down. Readable without colour:
+ * the running clock says so in words. */
+export class Clocks {
+  constructor() {
+    this.timer = null;
+    this.line = h("div", { class: "clocks hidden", id: "clocks", role: "timer", "aria-live": "off" });
+  }
+
+  stop() { clearInterval(this.timer); this.timer = null; }
+
+  update(v) {
+    const c = (v.game || {}).clock;
+    this.stop();
+    this.line.classList.toggle("hidden", !c || !!v.over);
+    if (!c || v.over) return;
+    const tick = () => {
+      const spent = Math.max(0, Date.now() / 1000 - c.at);
+      const parts = ["blue", "red"].map((seat) => {
+        const runs = c.running === seat;
+        const left = clock(runs ? c.left[seat] - spent : c.left[seat]);
+        return h("span", { class: `clock${runs ? " runs" : ""}`, id: `clock-${seat}` },
+          t(runs ? "clock.runs" : "clock.seat", { who: seatName(seat), left }));
+      });
+      this.line.replaceChildren(parts[0], " · ", parts[1]);
+    };
+    tick();
+    if (c.running) this.timer = setInterval(tick, 1000);
+  }
+}

@@ -13,7 +13,7 @@ import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteShee
 import { reopenRoom } from "./rooms.js";
 import { saved } from "./saved.js";
 import { Chat } from "./chat.js";
-import { Limits } from "./limits.js";
+import { Clocks, Limits } from "./limits.js";
 import { Presence } from "./presence.js";
 import { play as playSound, soundsOf } from "./sound.js";
 import { GameSocket, fetch } from "./net.js"; // fetch: the API through the transport seam
@@ -70,6 +70,7 @@ export class PlayScreen {
     this.seat = Object.keys(entry.tokens)[0];
     this.chat = new Chat(this);
     this.limits = new Limits(this);
+    this.clocks = new Clocks();
     this.presence = new Presence();  // online: the other player connected, away or back; this side offline
     this.build();
     this.sock = new GameSocket({
@@ -83,7 +84,7 @@ export class PlayScreen {
     });
   }
 
-  close() { this.closed = true; this.limits.stop(); this.presence.stop(); this.sock.close(); closeSheet(); }
+  close() { this.closed = true; this.limits.stop(); this.clocks.stop(); this.presence.stop(); this.sock.close(); closeSheet(); }
 
   build() {
     document.body.className = "page-play";
@@ -113,6 +114,7 @@ export class PlayScreen {
         h("div", { class: "dock" },
           h("div", { class: "info", id: "info" },
             h("div", { class: "prompt", id: "prompt", tabindex: "0" }, T.connecting),  // it may scroll: reachable by keyboard
+            this.clocks.line,
             this.limits.line,
             h("div", { class: "aux", id: "aux" }),
             h("div", { class: "toast hidden", id: "toast", role: "alert" })),
@@ -252,6 +254,7 @@ export class PlayScreen {
     $("#prompt").classList.toggle("waiting", !v.legal && !v.over);
     this.renderButtons();
     this.limits.update(v);
+    this.clocks.update(v);
     this.presence.update(v);
     this.renderRack();
     this.renderSide();

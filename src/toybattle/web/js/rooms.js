@@ -12,6 +12,8 @@ export async function startOnline(form, body) {
   const relay = form.relay.value.trim();  // empty: the app's own default ($TOYBATTLE_RELAY or the public mailbox)
   if (relay) localStorage.setItem("tb.relay", relay); else localStorage.removeItem("tb.relay");
   const req = join ? { code: form.code.value.trim(), relay } : { terrain: body.terrain === "random" ? undefined : body.terrain, first_game: body.first_game, seat, relay };
+  const [min, inc] = (form.clock && form.clock.value !== "none" ? form.clock.value : "").split("+").map(Number);
+  if (!join && min) req.clock = { base: min * 60, increment: inc };
   $("#form-error").textContent = join ? t("room.joining") : t("room.opening");
   const r = await fetch(`/api/online/${join ? "join" : "host"}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req) });
   const data = await r.json();

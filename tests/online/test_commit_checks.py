@@ -1,4 +1,4 @@
-"""The opening commitments and random values, each check by the reason it gives (issue 26: mutation testing).
+"""The commitments, random values and openings, each check by the reason it gives (issue 26: mutation testing).
 
 Every forged message below is refused by some check; a test that asked only *who* forfeits let a mutant
 that moved a message to the wrong check survive. Each case names the message id of the reason, so each check
@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent))
+from online_harness import play_local
+
 from toybattle.online.protocol import (
     SLOTS,
+    UNDRAWN,
     Forfeit,
     Match,
     Secrets,
@@ -154,3 +160,69 @@ def test_a_peers_commitments_are_its_own_tiles_salted_slot_by_slot():
     assert len(got) == SLOTS
     assert got == [tile_commitment("g", 1, k, s.troops[k], s.salts[k]) for k in range(SLOTS)]
     assert s.commitments("g", 0) != got and s.commitments("h", 1) != got
+
+
+# ---------------------------------------------------------------------------------------- openings during play
+
+def caught(change, applies, seeds=range(60), terrain="castle") -> str:
+    """Play games (online_harness) in which the second seat changes its first message that ``applies`` with
+    ``change``; the message id the honest seat refuses it with (the first game where such a message comes)."""
+    def cheat(m: Match, text: str) -> str:
+        msg = json.loads(text)
+        if not applies(msg):
+            return text
+        return encode(change(m, msg))
+
+    for seed in seeds:
+        try:
+            play_local(terrain, seed, cheat={1: cheat})
+        except Forfeit as f:
+            assert f.seat == 1, f.reason
+            said = f.reason
+            assert isinstance(said, Said), said
+            return said.key
+    pytest.fail("no such message came up")
+
+
+def during_play(msg) -> bool:
+    return msg["t"] in ("rand", "act") and "open" in msg
+
+
+def reopened(**change):
+    """The opening [slot, troop, salt] of a message, with some of its parts changed."""
+    def f(m, msg):
+        slot, troop, salt = msg["open"]
+        got = {"slot": slot, "troop": troop, "salt": salt} | change
+        msg["open"] = [got["slot"], got["troop"], got["salt"]]
+        return msg
+    return f
+
+
+@pytest.mark.parametrize(("change", "key"), [
+    (reopened(slot=SLOTS), "forfeit.badOpening"), (reopened(slot=-1), "forfeit.badOpening"),
+    (reopened(troop=0), "forfeit.badOpening"), (reopened(troop=99), "forfeit.badOpening"),
+    (reopened(salt="00" * 16), "forfeit.notCommitted"),
+    (lambda m, msg: {k: v for k, v in msg.items() if k != "open"}, "forfeit.notOpened"),
+], ids=["slot past the last", "slot -1", "troop 0", "troop 99", "another salt", "no opening"])
+def test_a_tile_opened_during_play_is_checked_field_by_field(change, key):
+    assert caught(change, during_play) == key
+
+
+def test_a_tile_opened_from_a_slot_never_drawn_is_refused_for_that():
+    def other_slot(m, msg):
+        never = next(k for k in range(SLOTS) if m.zone[m.me][k] == UNDRAWN)
+        return reopened(slot=never)(m, msg)
+    assert caught(other_slot, during_play) == "forfeit.wrongSlot"
+
+
+def final(msg) -> bool:
+    return msg["t"] == "open"
+
+
+@pytest.mark.parametrize("change", [
+    lambda m, msg: {**msg, "tiles": [[99, msg["tiles"][0][1]]] + msg["tiles"][1:]},
+    lambda m, msg: {**msg, "tiles": [[msg["tiles"][0][0], "00" * 16]] + msg["tiles"][1:]},
+    lambda m, msg: {**msg, "tiles": msg["tiles"][1:] + msg["tiles"][:1]},
+], ids=["a troop that is none", "another salt", "the slots turned round"])
+def test_the_final_opening_is_checked_slot_by_slot(change):
+    assert caught(change, final) == "forfeit.endSlot"

@@ -557,8 +557,7 @@ class Match:
 
     def _commits(self, seat: int) -> list[str]:
         tiles = self.commits[seat]
-        if tiles is None:
-            raise Forfeit(seat, Said("forfeit.openedEarly"))
+        assert tiles is not None  # expected() asks for both commitments before any other message
         return tiles
 
     def _joint(self, values: list[bytes]) -> bytes:
@@ -649,8 +648,8 @@ class Match:
         """Check an opening [slot, troop, salt] of one of ``seat``'s slots that must be in ``zone``."""
         if opening is None:
             raise Forfeit(seat, Said("forfeit.notOpened", what=what))
-        k, troop, salt = opening
-        if not (isinstance(k, int) and 0 <= k < SLOTS and troop in TROOPS and _is_hex(salt, 16)):
+        k, troop, salt = opening  # two ints and a salt's hex, by SHAPES: here, whether they name a slot and a troop
+        if not (0 <= k < SLOTS and troop in TROOPS):
             raise Forfeit(seat, Said("forfeit.badOpening", what=what))
         where = self.zone[seat][k]
         if where != zone:
@@ -718,12 +717,9 @@ class Match:
 
     def _on_open(self, msg: dict[str, Any]) -> None:
         seat = msg["by"]
-        tiles = msg["tiles"]
-        if not (isinstance(tiles, list) and len(tiles) == SLOTS):
-            raise Forfeit(seat, Said("forfeit.noOpening"))
         faces = []
-        for k, (troop, salt) in enumerate(tiles):
-            if not (troop in TROOPS and _is_hex(salt, 16)) or \
+        for k, (troop, salt) in enumerate(msg["tiles"]):  # 24 pairs of an int and a salt's hex, by SHAPES
+            if troop not in TROOPS or \
                     tile_commitment(self.setup.game, seat, k, troop, bytes.fromhex(salt)) != self._commits(seat)[k]:
                 raise Forfeit(seat, Said("forfeit.endSlot", n=k))
             faces.append(troop)

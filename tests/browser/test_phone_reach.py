@@ -110,16 +110,21 @@ def test_start_and_every_control_of_a_game_fit_one_phone_screen(handset, base):
     page.wait_for_function("!document.querySelector('#rack .rack-tile.picked')")
     # Undo takes back a turn in progress: Skully or Cap'n placed, the turn waits for their effect's choice
     follow_up = '#rack .rack-tile:not(.stuck):not(.laid):is([data-troop="1"], [data-troop="2"])'
-    for _ in range(8):
+    for _ in range(40):  # the deal is random: some games take many turns to bring one, some end first
         page.wait_for_function(ME_TURN)
         if page.locator(follow_up).count():
             break
+        if page.eval_on_selector("#play", "p => p.dataset.over") == "1":
+            start_game(page, base, terrain="castle", level="random", first="blue")
+            continue
         before = page.eval_on_selector("#board", "b => b.dataset.ply")
         if page.locator("#btn-draw").count():
             page.locator("#btn-draw").tap()
         else:  # a full rack (8 tiles) may not draw: place another troop, keeping Skully and Cap'n
             play_one(page, random.Random(len(before)), avoid=("1", "2"))
         page.wait_for_function("(p) => document.querySelector('#board').dataset.ply !== p", arg=before)
+    else:
+        raise AssertionError("neither Skully nor Cap'n came to the rack in 40 turns")
     page.locator(follow_up).first.tap()
     page.wait_for_selector("#rack .rack-tile.picked")
     target = page.eval_on_selector("#board g.node.target", "g => g.dataset.node")

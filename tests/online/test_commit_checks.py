@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from online_harness import play_local
 
 from toybattle.online.protocol import (
+    OPEN,
     SLOTS,
     UNDRAWN,
     Forfeit,
@@ -137,6 +138,7 @@ def test_a_random_value_sent_when_a_move_is_due_is_refused_as_the_wrong_kind():
 @pytest.mark.parametrize(("value", "n", "ok"), [
     (H, 32, True), ("ab" * 16, 16, True), (H.upper(), 32, False), (H[:-1] + "g", 32, False), (H[:-2], 32, False),
     (H + "aa", 32, False), (b"ab" * 32, 32, False), (None, 32, False), ("", 0, True), ("0", 0, False),
+    (H[:-1] + "X", 32, False),
 ])
 def test_hex_is_read_strictly(value, n, ok):
     assert _is_hex(value, n) is ok
@@ -180,7 +182,7 @@ def caught(change, applies, seeds=range(60), terrain="castle") -> str:
             assert f.seat == 1, f.reason
             said = f.reason
             assert isinstance(said, Said), said
-            return said.key
+            return f"{said.key}:{dict(said.args)['fields']}" if said.key == "forfeit.shape" else said.key
     pytest.fail("no such message came up")
 
 
@@ -226,3 +228,36 @@ def final(msg) -> bool:
 ], ids=["a troop that is none", "another salt", "the slots turned round"])
 def test_the_final_opening_is_checked_slot_by_slot(change):
     assert caught(change, final) == "forfeit.endSlot"
+
+
+SALT = "ab" * 16
+
+
+@pytest.mark.parametrize("opening", ["x", [1, 2], [1, 2, SALT, 4], ["1", 2, SALT], [1, "2", SALT], [True, 2, SALT],
+                                     [1, True, SALT], [1, 2, "zz"], [1, 2, SALT.upper()]])
+def test_an_opening_that_is_not_two_ints_and_a_salt_is_refused_by_its_shape(opening):
+    assert caught(lambda m, msg: {**msg, "open": opening}, during_play) == "forfeit.shape:open"
+
+
+@pytest.mark.parametrize("pair", ["x", [1], [1, SALT, 3], ["1", SALT], [True, SALT], [1, "zz"]])
+def test_a_final_opening_that_is_not_an_int_and_a_salt_is_refused_by_its_shape(pair):
+    assert caught(lambda m, msg: {**msg, "tiles": [pair] + msg["tiles"][1:]}, final) == "forfeit.shape:tiles"
+
+
+def test_a_tile_opened_again_from_a_slot_already_shown_is_refused_for_that():
+    """The reason names why the slot is wrong: here, its tile is already face up."""
+    def cheat(m: Match, text: str) -> str:
+        msg = json.loads(text)
+        shown = [k for k in range(SLOTS) if m.zone[m.me][k] == OPEN]
+        return encode(reopened(slot=shown[0])(m, msg)) if during_play(msg) and shown else text
+
+    reasons = []
+    for seed in range(60):
+        try:
+            play_local("castle", seed, cheat={1: cheat})
+        except Forfeit as f:
+            said = f.reason
+            assert isinstance(said, Said) and said.key == "forfeit.wrongSlot", said
+            reasons.append(dict(said.args)["why"].key)
+            break
+    assert reasons == ["forfeit.why.shown"]

@@ -60,6 +60,7 @@ class Peer:
         env = dict(os.environ, TOYBATTLE_DB=str(db), PYTHONUNBUFFERED="1", **(env or {}))
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.lines: list[str] = []
+        self.err = ""  # what it wrote on stderr, once finished
 
     def code(self) -> str:
         while True:
@@ -72,6 +73,7 @@ class Peer:
 
     def finish(self, timeout: float = 120) -> tuple[int, str, str]:
         out, err = self.proc.communicate(timeout=timeout)
+        self.err = err
         return self.proc.returncode, "".join(self.lines) + out, err
 
     def result(self, timeout: float = 120) -> dict:

@@ -5,6 +5,7 @@ protocol version). ``--stall-after N`` (sends nothing after its N-th chained mes
 ``--think S`` (the bot takes S seconds over each decision, so that a game lasts long enough to be cut).
 ``--false-flag-after N`` (claims the other side's clock ran out as soon as its move is due once N chained
 messages are agreed, whatever the clock says).
+With TOYBATTLE_TEST_DEBUG set in its environment it logs every link event, timed, on stderr.
 ``--seed X`` among ARGS is not a toybattle option (whoever knows a seed knows the tiles): this script takes
 it out and sets the test-only hook ``toybattle.online.cli.TEST_SEED`` (reproducible secrets and bot).
 Usage: peer.py [--cheat NAME] [--die-after N] [--protocol N] [--stall-after N] [--think S] [--false-flag-after N]
@@ -106,6 +107,10 @@ def main(argv: list[str]) -> int:
                 os._exit(9)
 
         persist.save = save
+    if os.environ.get("TOYBATTLE_TEST_DEBUG"):  # every link event, timed, on stderr: for a failure's story
+        import logging
+        logging.basicConfig(format="%(relativeCreated)d %(name)s %(message)s")
+        logging.getLogger("toybattle").setLevel(logging.DEBUG)
     return cli.main(args)
 
 

@@ -88,6 +88,29 @@ def test_rooms_meet_both_ways_and_messages_flow(mailbox):
     asyncio.run(ours_join())
 
 
+def test_a_message_already_here_is_read_with_no_time_left(mailbox):
+    """Past a deadline a side reads with no time left: what arrived meanwhile (while it reconnected, say)
+    is still read, not taken for silence."""
+    async def run() -> None:
+        codes: asyncio.Queue[str] = asyncio.Queue()
+        hosting = asyncio.ensure_future(client.host(mailbox, codes.put_nowait, 30))
+        joiner = await client.join(mailbox, await codes.get(), 30)
+        host = await hosting
+        try:
+            joiner.send({"k": "opening"})
+            for _ in range(500):
+                if host.waiting():
+                    break
+                await asyncio.sleep(0.01)
+            assert await host.recv(0) == {"k": "opening"}
+            assert not host.waiting()
+        finally:
+            await joiner.close()
+            await host.close()
+
+    asyncio.run(run())
+
+
 def test_a_wrong_code_closes_the_room_on_both_sides(mailbox):
     peer = _echo_peer("host", mailbox)
     code = peer.stdout.readline().split()[-1]

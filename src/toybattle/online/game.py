@@ -350,7 +350,10 @@ class OnlineGame:
                 self._wait_for(None, 0)
                 if self.playing and not await link.alive():
                     until = None
+                    await asyncio.sleep(0.1)  # past a fixed deadline the next read would not wait: no spinning
                     continue  # it is this side that is cut off: the other's silence is not its own
+                if link.waiting():
+                    continue  # it came while this side asked the mailbox whether it is still there
                 flag_at = self._flag_at()
                 if flag_at is not None and flag_at <= time.monotonic():
                     raise Flagged() from None

@@ -61,6 +61,9 @@ KEEPALIVE, PONG_WAIT = 10.0, 5.0
 # back within seconds, each second waited past its return is a second the game stands still, and one attempt
 # every two seconds is nothing to a mailbox
 BACKOFF = (0.2, 0.5, 1.0, 1.5, 2.0)
+# seconds a side that leaves a finished game's room waits for the mailbox to keep its last messages (its final
+# opening, say): left unsent, the other side would wait for them and take the silence for a withheld opening
+FLUSH_WAIT = REPLY_WAIT
 # what the other side may put in the mailbox is read strictly (fullmatch: no padding, no "007", no "²"):
 PHASE = re.compile(r"0|[1-9][0-9]{0,8}")  # a numbered phase, in canonical decimal
 NAMED = re.compile(r"[a-z][a-z0-9_-]{0,39}")  # a named phase (pake, version, the wormhole's dilate-0): ignored
@@ -180,6 +183,8 @@ class _Connection:
         self.closed = False
         self.seen: set[tuple[str, str]] = set()  # (side, phase) of every message taken, mine (echoed) or theirs
         self.pending: dict[str, str] = {}  # phase -> hex body of my messages the mailbox has not echoed yet
+        self.kept = asyncio.Event()  # set while ``pending`` is empty: the mailbox keeps all this side sent
+        self.kept.set()
         self.online = asyncio.Event()  # a websocket is open and the room is (re)opened on it
         self.on_status: Callable[[bool], None] | None = None  # told when the websocket drops and comes back
         self.reconnects = 0
@@ -232,6 +237,7 @@ class _Connection:
     def add(self, phase: str, body: bytes) -> None:
         """Add a message; kept until the mailbox echoes it, so a drop before that sends it again."""
         self.pending[phase] = body.hex()
+        self.kept.clear()
         if self.online.is_set():
             self.tx("add", phase=phase, body=self.pending[phase])
 
@@ -295,6 +301,8 @@ class _Connection:
         self.seen.add((side, phase))
         if side == self.side:  # the mailbox echoes my own messages: this one is kept there
             self.pending.pop(phase, None)
+            if not self.pending:
+                self.kept.set()
         else:
             self.peer.put_nowait(msg)
 
@@ -417,6 +425,18 @@ class _Connection:
             if msg.get("phase") == phase:
                 return msg
 
+    async def flush(self, wait: float) -> None:
+        """Wait (``wait`` s at most) until the mailbox keeps every message this side added, reconnecting
+        meanwhile if the websocket drops; at once if the room is lost or was never opened."""
+        if self.kept.is_set() or self.closed or self.lost.done() or self.mailbox is None:
+            return
+        kept = asyncio.ensure_future(self.kept.wait())
+        try:
+            waiting: set[asyncio.Future[Any]] = {kept, self.lost}
+            await asyncio.wait(waiting, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            kept.cancel()
+
     async def close(self, mood: str | None) -> None:
         """Leave the room: with a ``mood``, release the nameplate and close the mailbox (the room is done);
         without, only drop the websocket, so the room stays for this side to come back to."""
@@ -523,8 +543,14 @@ class Link:
         self._next += 1
         return parse(raw)
 
+    def waiting(self) -> bool:
+        """Whether a message from the other side is here, to be read without waiting."""
+        return self._next in self._early or not self._conn.peer.empty()
+
     async def _next_message(self, timeout: float | None) -> Msg:
-        msg = await asyncio.wait_for(self._conn.peer.get(), timeout)
+        queue = self._conn.peer
+        # what is here already is read even with no time left (wait_for(.., 0) would cancel the read unstarted)
+        msg = queue.get_nowait() if not queue.empty() else await asyncio.wait_for(queue.get(), timeout)
         if msg is None:
             self._conn.peer.put_nowait(None)
             raise LinkError(Said("online.link.closed", error=self._conn.lost.result()))
@@ -551,7 +577,10 @@ class Link:
             raise Garbled(Said("wire.undecryptable")) from None
 
     async def close(self, done: bool = True) -> None:
-        """Leave the room; ``done=False`` keeps it (an unfinished game comes back to it)."""
+        """Leave the room; ``done=False`` keeps it (an unfinished game comes back to it). A finished game's
+        room is left once the mailbox keeps this side's last messages: nothing would send them later."""
+        if done:
+            await self._conn.flush(FLUSH_WAIT)
         await self._conn.close("happy" if done else None)
 
 

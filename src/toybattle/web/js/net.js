@@ -133,7 +133,8 @@ function onWorkerMessage({ data: m }) {
   } else if (m.t === "stage") {
     // a mark per stage, in the page's own clock (scripts/bench_site.py reads them); the worker's ms: since it started
     performance.mark(`toybattle:${m.stage}`, { detail: { workerMs: m.ms } });
-    document.documentElement.dataset.python = m.stage;
+    // "ready" is said by the ready message that follows, once the page has taken it in (the notice goes with it)
+    if (m.stage !== "ready") document.documentElement.dataset.python = m.stage;
     if (STAGES[m.stage]) setStage(STAGES[m.stage]);
   } else if (m.t === "failed") {
     const why = m.cut ? t("site.cut") : m.message;

@@ -8,9 +8,11 @@ One instance per test module, shared by every area's browser tests: Playwright's
 start while another instance is alive, and while alive it keeps an event loop running in the main
 thread (so later tests calling asyncio.run would fail); per-module scope stops it after each file.
 
-``slow``: derived, not written by hand on each test: a test that drives the browser, goes through the
-local magic-wormhole mailbox or starts a local Dask cluster is marked slow, so `-m "not slow"` (the fast
-lane) leaves it out.
+``slow``: a test that drives the browser, goes through the local magic-wormhole mailbox or starts a local
+Dask cluster is marked slow here, by its fixtures, so `-m "not slow"` (the fast lane) leaves it out. A test
+that starts another program (a second server, an engine, a script), builds the site or searches whole games
+with the expert says so itself with ``@pytest.mark.slow``: each costs a second or more, and the fast lane
+keeps the quick checks of the same code.
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import pytest
 from test_hardening_live import Live
 from websockets.sync.client import ClientConnection, connect
 
@@ -130,6 +131,7 @@ def test_a_lesson_games_rematch_never_waits_for_the_games_file_on_the_event_loop
         store.close()
 
 
+@pytest.mark.slow
 def test_a_whole_bot_game_and_its_rematch_never_hold_the_event_loop(tmp_path):
     """Issue 26: the app in debug mode through a bot game to its end (bots in worker processes, every
     action stored), then its rematch, with no callback over 0.1 s on the event loop."""

@@ -77,6 +77,7 @@ def _refused(db: str, cwd: Path | None) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("way", WAYS)
 def test_a_second_server_is_refused_however_it_reaches_the_file(tmp_path, way):
     db = tmp_path / "data" / "games.sqlite3"
@@ -107,6 +108,7 @@ def test_a_second_server_is_refused_however_it_reaches_the_file(tmp_path, way):
         end_server(again)
 
 
+@pytest.mark.slow
 def test_a_games_file_with_two_names_is_refused_until_one_goes_then_has_every_game(tmp_path):
     """SQLite keeps its write-ahead log beside the name it opened (games.sqlite3-wal): after a crash, a
     start under another hard link would not see the last commits. A file with two names is refused in one

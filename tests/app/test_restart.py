@@ -71,6 +71,7 @@ class Seat:
         return self.next("ok")
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings(r"ignore:connect\(\) must be used:DeprecationWarning")
 def test_kill_and_restart_resumes_every_game(tmp_path):
     db = tmp_path / "games.sqlite3"

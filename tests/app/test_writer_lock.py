@@ -6,9 +6,11 @@ import os
 import subprocess
 import sys
 
+import pytest
 from test_restart import end_server, post, start_server
 
 
+@pytest.mark.slow
 def test_second_server_on_the_same_file_refuses(tmp_path):
     db = tmp_path / "games.sqlite3"
     first, base = start_server(db)
@@ -37,6 +39,7 @@ def test_second_server_on_the_same_file_refuses(tmp_path):
     end_server(again)
 
 
+@pytest.mark.slow
 def test_lock_is_dropped_when_the_holder_is_killed(tmp_path):
     db = tmp_path / "games.sqlite3"
     first, _ = start_server(db)

@@ -42,6 +42,7 @@ def _positions() -> list[State]:
     return [obs for terrain in TERRAIN_IDS[:3] for obs in sample_positions(4, terrain, seed=2)]
 
 
+@pytest.mark.slow
 def test_unhurried_a_seeded_expert_answers_as_the_candidate_by_candidate_search():
     """Same action, same win chance, same generator afterwards, position after position."""
     new, old = make_bot("expert", 5), make_bot("expert", 5)
@@ -60,6 +61,7 @@ def test_unhurried_a_seeded_expert_answers_as_the_candidate_by_candidate_search(
     assert weighed >= 6
 
 
+@pytest.mark.slow
 def test_a_seeded_expert_plays_the_same_game_twice_and_is_never_capped_without_a_deadline():
     games = []
     for _ in range(2):

@@ -82,6 +82,7 @@ def test_the_same_seed_replays_an_outside_engine_s_games(monkeypatch):
     assert first.deals[0].records == again.deals[0].records
 
 
+@pytest.mark.slow
 def test_time_budget_and_the_limit_are_what_the_engine_is_told_and_held_to(tmp_path):
     script = tmp_path / "slow.py"
     script.write_text("import sys, time\n"
@@ -209,6 +210,7 @@ def test_bad_arena_options_are_one_clear_line(capsys, argv, message):
     assert message in err and "Traceback" not in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_an_engine_that_never_gets_ready_is_stopped_and_loses_cleanly(tmp_path):
     script = tmp_path / "deaf.py"
     script.write_text("import sys\n"

@@ -138,11 +138,13 @@ class Sleepy(Bot):
         return obs.legal_actions()[0]
 
 
+@pytest.mark.slow
 def test_a_bot_over_its_time_loses():
     r = referee(_position(), [Sleepy(), Sleepy()], random.Random(1))
     assert r.reason == TIMEOUT and "limit" in r.detail
 
 
+@pytest.mark.slow
 def test_a_silent_engine_runs_out_of_time(tmp_path):
     bot = EngineBot(_fake_engine(tmp_path, "pass")[4:], budget_s=0.05)
     try:

@@ -180,6 +180,7 @@ def test_in_the_browser_a_hint_thinks_no_longer_than_a_bot_move(monkeypatch):
     assert budgets[0] <= bot_levels.BROWSER_THINK_S and budgets[0] == budgets[1]
 
 
+@pytest.mark.slow
 def test_following_every_hint_plays_the_hints_and_whole_games():
     follower = HintFollower(make_bot("expert", seed=1))
     assert follower.budget_s == follower.adviser.budget_s and follower.name == "hints of expert"

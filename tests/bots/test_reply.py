@@ -59,6 +59,7 @@ def test_it_plays_legal_whole_games_on_every_terrain_and_mode(terrain, first_gam
     assert result.think[0].decisions
 
 
+@pytest.mark.slow
 def test_the_shipped_expert_plays_a_whole_game():
     result = referee(State.new("castle", seed=3), [make_bot("sparring", 4), make_bot("expert", 3)],
                      random.Random(3))

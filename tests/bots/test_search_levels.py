@@ -141,6 +141,7 @@ def test_a_strong_prior_steers_the_root_toward_the_greedy_evaluation_s_favourite
     assert checked >= 3
 
 
+@pytest.mark.slow
 def test_the_tuning_script_checks_a_configuration_against_expert_1_on_arena_deals():
     root = Path(__file__).resolve().parents[2]
     small = json.dumps({"simulations": 6, "width": 5, "depth": 4, "explore": 0.7, "prior": 1.0, "scale": 15.0})
@@ -181,6 +182,7 @@ def test_the_tuning_script_checks_against_the_sparring_bot_on_one_terrain_and_mo
     assert bad.returncode == 2 and "unknown terrain 'moon'" in bad.stderr
 
 
+@pytest.mark.slow
 def test_the_tuning_script_checks_the_expert_s_kind_with_other_numbers_and_any_level_by_name():
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root / "src")}

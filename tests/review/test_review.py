@@ -62,6 +62,7 @@ def test_the_chart_has_a_point_per_turn_for_each_side(blunder, review):
     assert len(review.decisions) == len(decisions)
 
 
+@pytest.mark.slow
 def test_a_review_is_the_same_every_time_and_survives_json(blunder, review):
     again = analyse(blunder.record, effort=blunder.effort)
     assert again.to_json() == review.to_json()
@@ -75,6 +76,7 @@ def test_progress_is_reported_decision_by_decision(blunder):
     assert seen and seen[-1][0] == seen[-1][1] and [d for d, _ in seen] == list(range(1, len(seen) + 1))
 
 
+@pytest.mark.slow
 def test_the_cli_json_chart_is_analyses(blunder, review, tmp_path):
     path = tmp_path / "blunder.tbr"
     path.write_text(blunder.record.text(), "utf-8")
@@ -87,6 +89,7 @@ def test_the_cli_json_chart_is_analyses(blunder, review, tmp_path):
     assert data == mine
 
 
+@pytest.mark.slow
 def test_the_cli_text_names_the_better_move_and_why(blunder, tmp_path, capsys):
     from toybattle import cli
 
@@ -124,6 +127,7 @@ def test_the_engine_sees_only_the_deciding_seats_observation(blunder, monkeypatc
             assert d.position == position_text(observation(blunder.state_before(d.index), d.seat))
 
 
+@pytest.mark.slow
 def test_an_online_sides_review_uses_its_information_only(blunder, review):
     """A peer's states hide the other rack: reviewed with viewer=seat, only that seat's decisions are weighed, with
     the same figures as from the full record; without a viewer such states are refused."""
@@ -179,6 +183,7 @@ def test_a_kept_reason_reads_back_also_as_kept_before_said():
         stored({"id": "review.why.nope", "args": {}})
 
 
+@pytest.mark.slow
 def test_the_cli_text_in_french(blunder, tmp_path, capsys):
     from toybattle import cli
 

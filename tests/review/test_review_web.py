@@ -76,6 +76,7 @@ def poll(client, game: str, token: str, limit_s: float = 120) -> dict:
     raise AssertionError(f"the review did not finish: {seen[-3:]}")
 
 
+@pytest.mark.slow
 def test_a_finished_bot_games_review_is_analyses_and_is_kept(app):
     client, store = app
     g, _ = play_to_the_end(client, 4)
@@ -120,6 +121,7 @@ def test_a_finished_bot_games_review_is_analyses_and_is_kept(app):
     assert fr["how"] != page["how"]
 
 
+@pytest.mark.slow
 def test_a_new_app_answers_the_kept_review_at_once(tmp_path):
     """After a restart, the review kept in the games file is answered by the first POST (nothing is weighed)."""
     path = tmp_path / "games.sqlite3"
@@ -171,6 +173,7 @@ def test_an_unfinished_game_is_refused_in_french_too(app):
     assert one_line(r) == "une partie s'analyse une fois terminée"
 
 
+@pytest.mark.slow
 def test_an_online_sides_review_uses_only_that_sides_information(app):
     """A finished online game stored by this app (one peer's history and secrets): its review weighs only this
     seat's decisions, and every position it keeps hides the other side's rack as play did."""
@@ -204,6 +207,7 @@ def test_an_online_sides_review_uses_only_that_sides_information(app):
     assert client.post(f"/api/review/{local}", json={"token": token}).json()["state"] == "done"
 
 
+@pytest.mark.slow
 def test_in_the_browsers_worker_the_review_runs_in_process_and_lets_the_loop_run(tmp_path, blunder):
     """With no worker processes (BotPool.in_process, as in the browser), the review is made in this process, the
     event loop gets a turn between decisions, and the review is analyse()'s."""

@@ -21,6 +21,7 @@ def build(out: Path) -> subprocess.CompletedProcess[str]:
                           timeout=900)
 
 
+@pytest.mark.slow
 def test_the_site_holds_every_file_it_needs_and_the_service_worker_lists_them(tmp_path):
     out = tmp_path / "www"
     assert build(out).returncode == 0
@@ -46,6 +47,7 @@ def test_the_site_holds_every_file_it_needs_and_the_service_worker_lists_them(tm
     assert "toybattle/online/mailbox/client.py" in names  # online rooms run in the browser too
 
 
+@pytest.mark.slow
 def test_a_rebuild_changes_the_version_only_when_a_file_changes(tmp_path):
     out = tmp_path / "www"
     assert build(out).returncode == 0

@@ -32,7 +32,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SLOW_FIXTURES = {"browser", "mailbox", "cluster"}
 TESTS = Path(__file__).resolve().parent
 # the files that took minutes each on a loaded 2-core machine (a fresh clone's setup with the compiled build,
-# the 1,000-message fuzz of the real transport, six games on the static site's Pyodide, games cut and killed
+# the 500-message fuzz of the real transport, six games on the static site's Pyodide, games cut and killed
 # mid-way), longest first
 LONGEST_FIRST = ("test_fresh_machine.py", "online/test_attacks.py", "site/test_site.py", "online/test_reconnect.py")
 

@@ -91,7 +91,8 @@ def test_withholding_the_final_opening_is_a_forfeit_once_the_limit_runs_out(mail
     assert row["over"] and row["winner"] == "blue"
 
 
-def test_fuzz_the_real_transport_with_1000_malformed_messages(mailbox, tmp_path):
-    out = attack(mailbox, tmp_path, "fuzz", "1000", "12", timeout=1800)
+def test_fuzz_the_real_transport_with_500_malformed_messages(mailbox, tmp_path):
+    # 500 keep the suite within its time (about a minute here); scripts/bench_cheats.py runs 1,000 (benchmarks)
+    out = attack(mailbox, tmp_path, "fuzz", "500", "12", timeout=1800)
     assert out["uncaught"] == [], "\n".join(out["uncaught"][:5])
-    assert sum(out["outcomes"].values()) == 1000 and set(out["outcomes"]) <= {"session", "forfeit"}, out
+    assert sum(out["outcomes"].values()) == 500 and set(out["outcomes"]) <= {"session", "forfeit"}, out

@@ -1,18 +1,28 @@
 """The puzzles screen on a small phone (issue 28): from the home to the puzzles, a puzzle solved by taps on its
 board (the answer known here from the built-in set, never from the page), "correct" and the streak at 1, a hint on
-the next one, a placement puzzle answered wrong (the streak back to 0); at 360x640 with touch, nothing wider than
-the screen and no text under 12 px. Bad stored data is reset with no error."""
+the next one, a placement puzzle answered wrong (the streak back to 0); a puzzle from the player's own reviewed game,
+listed under "From your games" and solved by taps; at 360x640 with touch, nothing wider than the screen and no text
+under 12 px. Bad stored data is reset with no error."""
 from __future__ import annotations
 
 import json
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
 import axe
 import pytest
 from phone_checks import sideways, too_small
 
+from toybattle.app.session import new_token
 from toybattle.review.puzzles import builtin_puzzles
 from toybattle.rules import action_text, parse_action
 from toybattle.rules.state import TURN
+from toybattle.store import GameRow
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "review"))
+from blunder_game import build
 
 pytestmark = pytest.mark.slow
 
@@ -61,6 +71,7 @@ def test_solve_by_taps_then_a_hint_on_a_small_phone(small_phone, live_server, sh
     assert page.text_content("#puzzle-streak") == "Streak: 0"
     assert page.text_content("#puzzle-rating") == "Rating: 1000"
     assert json.loads(page.evaluate(f"localStorage.getItem('{KEY}')"))["rating"] == 1000
+    assert page.locator("#puzzles-mine-none").is_visible()  # no game reviewed in this browser: says how to get some
     shot(page, "puzzles-phone-list")
     check_phone(page)
 
@@ -106,6 +117,60 @@ def test_solve_by_taps_then_a_hint_on_a_small_phone(small_phone, live_server, sh
     shot(page, "puzzles-phone-wrong", full_page=True)
     assert page.locator(f'#puzzle-board g.node.last[data-node="{place.answer.split("@")[1]}"]').count() == 1
     check_phone(page)
+    assert page.js_errors == []
+
+
+def _call(base: str, path: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data, {"content-type": "application/json"} if data else {})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        out: dict = json.loads(r.read())
+        return out
+
+
+def test_a_puzzle_from_your_own_reviewed_game_solved_by_taps(small_phone, live_server, shot):
+    """A finished game against a bot (the review tests' known blunder, blue's), reviewed; its puzzles are listed
+    under "From your games" and the first is solved by taps, judged by the server."""
+    page, base, store = small_phone, live_server.url, live_server.store
+    token = new_token()
+    game = f"mine{time.monotonic_ns() % 10**9}"
+    store.put(GameRow(id=game, kind="bot", record=build().text(), over=True, winner="red", reason="hq", meta={
+        "tokens": {"blue": token}, "bot": {"seat": "red", "level": "greedy"},
+        "settings": {"kind": "bot", "terrain": "castle", "first_game": False, "first": "random", "human": "blue",
+                     "level": "greedy"}}))
+    _call(base, f"/api/review/{game}", {"token": token, "effort": "quick"})
+    deadline = time.monotonic() + 120
+    while "puzzles" not in store.get(game).meta and time.monotonic() < deadline:
+        time.sleep(0.2)
+    kept = store.get(game).meta["puzzles"]
+    assert kept, "the blunder's game gives blue at least one puzzle"
+    page.goto(base + "/")
+    page.wait_for_selector("#newgame")
+    entry = {"kind": "bot", "tokens": {"blue": token}, "created": 1, "summary": {"over": True, "terrain": "castle"}}
+    page.evaluate("(e) => localStorage.setItem('tb.games', JSON.stringify(e))", {game: entry})
+    page.goto(base + "/#/puzzles")
+    page.wait_for_selector("#puzzles-mine li")
+    assert page.locator("#puzzles-mine li").count() == len(kept)
+    assert page.locator("#puzzles-builtin li").count() == len(builtin_puzzles())
+    check_phone(page)
+    page.locator("#puzzle-start").tap()  # your own games' puzzles come first
+    page.wait_for_selector("#puzzle-board svg .hit")
+    assert page.url.endswith(f"#/puzzles/mine:{game}:1")
+    check_phone(page)
+    tap_answer(page, kept[0]["answer"])
+    page.wait_for_selector("#verdict")
+    assert page.text_content("#verdict-head") == "Correct!"
+    assert page.text_content("#puzzle-streak") == "Streak: 1"
+    shot(page, "puzzles-phone-mine-correct", full_page=True)
+    check_phone(page)
+    page.locator("#next").tap()
+    if len(kept) > 1:
+        page.wait_for_url(base + f"/#/puzzles/mine:{game}:2")
+    else:
+        page.wait_for_url(base + "/#/puzzles")
+    page.goto(base + "/#/puzzles/mine:nosuchgame:1")  # a game this browser does not hold: one line
+    page.wait_for_selector("#puzzles .feedback.wrong")
+    assert "no longer holds" in page.text_content("#puzzles .feedback.wrong")
     assert page.js_errors == []
 
 

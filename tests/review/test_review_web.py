@@ -35,16 +35,6 @@ from toybattle.store import GameRow, Store  # noqa: E402
 QUICK = EFFORTS["quick"]
 
 
-@pytest.fixture
-def app(tmp_path):
-    store = Store(tmp_path / "games.sqlite3")
-    with TestClient(build_app(store, bot_delay=0), base_url=LOCAL) as client:
-        yield client, store
-        for sock in list(OPEN):
-            sock.close()
-    store.close()
-
-
 def play_to_the_end(client, seed: int) -> tuple[dict, SeatSocket]:
     """A game against the random bot on Castle Field, blue playing random legal actions until it ends."""
     g = new_game(client, kind="bot", terrain="castle", human="blue", level="random")

@@ -178,26 +178,41 @@ def puzzle_from_position(obs: State, id: str, source: str = "", samples: int = C
                   v.gap, _difficulty(obs, v.best), source)
 
 
-def find_puzzles(review: Review, seat: int | None = None, samples: int = CHECK_SAMPLES,
-                 seed: int = CHECK_SEED, most: int = 0) -> list[Puzzle]:
-    """Puzzles drawn from a reviewed game: the decisions of ``seat`` (default: the review's viewer, or both seats)
-    whose best action stood out in the review (by PUZZLE_GAP), each re-weighed against every legal action on
-    other guesses than the review's and kept if it is clearly best; one per turn, at most ``most`` (0: no limit),
-    the clearest first. Only the decision's stored observation is read."""
-    seats = (seat,) if seat is not None else (0, 1) if review.viewer is None else (review.viewer,)
-    found: dict[int, Puzzle] = {}  # turn -> its clearest puzzle
+def candidates(review: Review, seats: tuple[int, ...] | None = None) -> list[tuple[int, int, str]]:
+    """The decisions of a reviewed game that may make puzzles, the clearest first: (turn, action index, the deciding
+    seat's observation) for each decision of ``seats`` (default: the review's viewer, or both seats) whose best action
+    stood out in the review (by PUZZLE_GAP) and is one tap on the board. Only stored observations are read."""
+    seats = seats if seats is not None else (0, 1) if review.viewer is None else (review.viewer,)
+    out = []
     for d in sorted(review.decisions, key=lambda d: -(d.before - (d.second or d.before))):
         if d.seat not in seats or d.position is None or d.second is None or d.before - d.second < PUZZLE_GAP:
             continue
-        if d.turn in found or (most and len(found) >= most):
-            continue
         obs = parse_position(d.position)
-        if obs.decision not in DECISIONS or not _tap(parse_action(d.best, obs.b)):
+        if obs.decision in DECISIONS and _tap(parse_action(d.best, obs.b)):
+            out.append((d.turn, d.index, d.position))
+    return out
+
+
+def find_puzzles(review: Review, seat: int | None = None, samples: int = CHECK_SAMPLES,
+                 seed: int = CHECK_SEED, most: int = 0) -> list[Puzzle]:
+    """Puzzles drawn from a reviewed game: each of its ``candidates`` (of ``seat``, default the review's viewer or
+    both seats) re-weighed against every legal action on other guesses than the review's and kept if it is clearly
+    best; one per turn, at most ``most`` (0: no limit), in the game's order."""
+    found: dict[int, Puzzle] = {}  # turn -> its clearest puzzle
+    for turn, index, position in candidates(review, None if seat is None else (seat,)):
+        if turn in found or (most and len(found) >= most):
             continue
-        p = puzzle_from_position(obs, f"{review.terrain}-{d.index}", f"action {d.index}", samples, seed)
+        p = puzzle_from_position(parse_position(position), f"{review.terrain}-{index}", f"action {index}", samples,
+                                 seed)
         if p is not None:
-            found[d.turn] = p
+            found[turn] = p
     return [found[t] for t in sorted(found)]
+
+
+def puzzle_at(position: str, id: str, source: str) -> dict[str, Any] | None:
+    """``puzzle_from_position`` on a stored observation, as JSON: what a worker process hands back."""
+    p = puzzle_from_position(parse_position(position), id, source)
+    return None if p is None else p.to_json()
 
 
 def _tap(action: int) -> bool:
@@ -249,5 +264,5 @@ def puzzles_json(puzzles: list[Puzzle] | tuple[Puzzle, ...]) -> str:
                        "puzzles": [p.to_json() for p in puzzles]}, indent=1, ensure_ascii=False) + "\n"
 
 
-__all__ = ["CHECK_SAMPLES", "CHECK_SEED", "DOMINANCE", "MARGIN", "Puzzle", "Verdict", "builtin_puzzles",
-           "check_puzzle", "find_puzzles", "puzzle_from_position", "puzzles_json", "verdict"]
+__all__ = ["CHECK_SAMPLES", "CHECK_SEED", "DOMINANCE", "MARGIN", "Puzzle", "Verdict", "builtin_puzzles", "candidates",
+           "check_puzzle", "find_puzzles", "puzzle_at", "puzzle_from_position", "puzzles_json", "verdict"]

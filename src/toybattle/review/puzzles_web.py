@@ -77,16 +77,16 @@ def summary(p: Puzzle, lang: str = words.DEFAULT) -> dict[str, Any]:
             "seat": SEATS[p.seat]}
 
 
-def puzzle_json(p: Puzzle, lang: str = words.DEFAULT) -> dict[str, Any]:
+def puzzle_json(p: Puzzle, lang: str = words.DEFAULT, next_id: str | None = "") -> dict[str, Any]:
     """A puzzle for the page to draw and be tapped, in ``lang``: the solver's view, the prompt and the hint; no
-    answer and no explanation."""
+    answer and no explanation. ``next_id``: the puzzle after it ("": the built-in set's next)."""
     s = p.state()
     seat = SEATS[p.seat].capitalize()
     prompt = Said("puzzles.prompt.jumbo", seat=seat, troop=JUMBO) if s.decision == JUMBO_TARGET \
         else Said("puzzles.prompt.place", seat=seat)
     return summary(p, lang) | {
         "first_game": s.first_game, "prompt": words.say(prompt, lang), "hint": [words.say(m, lang) for m in p.hint],
-        "next": _next(p), "view": _view(p, s, lang),
+        "next": _next(p) if next_id == "" else next_id, "view": _view(p, s, lang),
     }
 
 
@@ -123,6 +123,11 @@ async def answer(request: Request) -> JSONResponse:
     body = await json_object(request)
     if isinstance(body, JSONResponse):
         return body
+    return judge(p, body, page_language(request))
+
+
+def judge(p: Puzzle, body: dict[str, Any], lang: str) -> JSONResponse:
+    """The verdict on the answer ``body`` names (``{"action": text}``), or its refusal in one line."""
     text = body.get("action")
     if not isinstance(text, str) or not 0 < len(text) <= MAX_ACTION:
         return error_response(Said("puzzles.error.action", n=MAX_ACTION))
@@ -133,7 +138,7 @@ async def answer(request: Request) -> JSONResponse:
         return error_response(of_error(e))
     if action not in s.legal_actions():
         return error_response(Said("puzzles.error.illegal", action=text.strip(), why=s.refusal(action)))
-    return JSONResponse(answer_json(p, action, page_language(request)))
+    return JSONResponse(answer_json(p, action, lang))
 
 
 def routes(ctx: AppContext) -> list[Route]:

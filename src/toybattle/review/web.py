@@ -5,6 +5,10 @@
     GET  /api/review/{game}?token=T  {"state": "working", "done": n, "total": m}, or {"state": "done", "review": ...}:
                                      Review.to_json() with its words said in the page's language, and for each costly
                                      decision the board of the position and what both actions did, in words
+    GET  /api/review/{game}/puzzles?token=T      the puzzles drawn from this seat's review (made once, when the
+                                                 review is, and kept with it): {"puzzles": [summary and "n"...]}
+    GET  /api/review/{game}/puzzles/{n}?token=T  the n-th (from 1), as /api/puzzles/{id} answers a built-in one
+    POST /api/review/{game}/puzzles/{n}/answer   {"token": T, "action": A}: judged as a built-in one is
 
 Who is reviewed comes from the game (``Session.review_game``): against a bot or on one device, both seats from the
 record, each from its own observation; on two devices or online, only this seat, from its own observations (the
@@ -13,6 +17,11 @@ per decision, each carrying the deciding seat's observation only, in the app's w
 at most one per worker at a time, so bots of other games still get their turn), or in this process in the browser,
 giving the event loop a turn between decisions. The review is kept in the game's row (``meta["review"]``; on two
 devices one per seat) and never made twice.
+
+Puzzles from a game (toybattle.review.puzzles): the reviewed seat's decisions whose best action stood out, each
+re-weighed from that seat's observation against every legal action, at most ``MOST_PUZZLES`` (the clearest, one per
+turn) of ``MOST_TRIED`` candidates; against a bot only the player's seat, on one screen both. Each check is one job
+in the worker processes, as the review's decisions are.
 
 ``effort``: "full" (the review's own, ``REVIEW_EFFORT``) or "quick" (fewer guesses and candidates: a rougher review,
 in about a third of the time). A kept review is answered whatever effort is asked.
@@ -50,11 +59,16 @@ from toybattle.rules import (
 from toybattle.said import Said, of_error
 
 from .game import REVIEW_EFFORT, Decision, Review, explain, plan, steps, weigh
+from .puzzles import Puzzle, candidates, puzzle_at
+from .puzzles_web import judge, puzzle_json, summary
 from .why import stored
 
 log = logging.getLogger("toybattle.app")
 
 KEY = "review"  # where the review is kept in the game's meta
+PUZZLES = "puzzles"  # where the puzzles drawn from it are kept
+MOST_PUZZLES = 3  # puzzles drawn from one game
+MOST_TRIED = 8  # candidates checked for them (each check weighs every legal action)
 EFFORTS = {"full": REVIEW_EFFORT, "quick": Effort(samples=4, candidates=3)}
 REASONS = {"hq": "review.reason.hq", "medals": "review.reason.medals", "stuck": "review.reason.stuck",
            "conceded": "review.reason.conceded"}
@@ -75,6 +89,28 @@ def key_of(session: Session, seat: int) -> str:
     """Where the review ``seat`` asks for is kept: one per game, but one per seat on two devices (each player's
     own, from their own information)."""
     return f"{KEY}_{SEATS[seat]}" if session.kind == "lan" else KEY
+
+
+def puzzles_key(session: Session, seat: int) -> str:
+    """Where the puzzles of the review ``seat`` asks for are kept (as ``key_of``)."""
+    return key_of(session, seat).replace(KEY, PUZZLES, 1)
+
+
+async def make_puzzles(pool: BotPool, session: Session, seat: int, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Draw the puzzles of ``raw`` (this seat's kept review) in ``pool`` (see the module) and keep them."""
+    seats = (0, 1) if session.kind == "hotseat" else (seat,)  # against a bot: the player's decisions only
+    found: dict[int, dict[str, Any]] = {}  # turn -> its puzzle
+    for turn, index, position in candidates(Review.from_json(raw), seats)[:MOST_TRIED]:
+        if turn in found or len(found) >= MOST_PUZZLES:
+            continue
+        made = await pool.work(puzzle_at, position, f"{session.id}-{index}", f"action {index}")
+        if pool.in_process:
+            await asyncio.sleep(0)
+        if made is not None:
+            found[turn] = made
+    puzzles = [found[t] for t in sorted(found)]
+    await session.keep(puzzles_key(session, seat), puzzles)
+    return puzzles
 
 
 async def run_review(pool: BotPool, session: Session, seat: int, job: Job, key: str, effort: Effort) -> None:
@@ -174,6 +210,30 @@ def for_page(raw: dict[str, Any], lang: str, before: list[State] | None = None) 
 def routes(ctx: AppContext) -> list[Route]:
     """The review's routes (``ctx``: the app's AppContext)."""
     jobs: dict[tuple[str, str], Job] = {}  # (game, key): the reviews being made or made since the app started
+    drawing: dict[tuple[str, str], asyncio.Task[list[dict[str, Any]]]] = {}  # (game, key): puzzles being drawn
+
+    async def puzzles_of(session: Session, seat: int) -> list[dict[str, Any]] | None:
+        """This seat's puzzles of the game: kept, or drawn now (once) from its kept review; None if none is kept."""
+        key = puzzles_key(session, seat)
+        kept = session.kept(key)
+        if isinstance(kept, list):
+            return kept
+        review = session.kept(key_of(session, seat))
+        if not isinstance(review, dict):
+            return None
+        task = drawing.get((session.id, key))
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            task = drawing[session.id, key] = asyncio.get_running_loop().create_task(
+                make_puzzles(ctx.games.pool, session, seat, review))
+        return await asyncio.shield(task)
+
+    async def review_then_puzzles(session: Session, seat: int, job: Job, key: str, effort: Effort) -> None:
+        await run_review(ctx.games.pool, session, seat, job, key, effort)
+        if job.review is not None:
+            try:
+                await puzzles_of(session, seat)
+            except Exception:  # the review stands: its puzzles are drawn again when asked for
+                log.exception("game %s: no puzzles drawn from its review", session.id)
 
     def answer(job: Job | None, kept: Any, lang: str, session: Session, seat: int) -> JSONResponse:
         data = job.review if job is not None and job.review is not None else kept
@@ -212,8 +272,7 @@ def routes(ctx: AppContext) -> list[Route]:
             except Refused as e:
                 return error_response(of_error(e), 409)
             job = jobs[session.id, key] = Job()
-            made = run_review(ctx.games.pool, session, seat, job, key, effort)
-            job.task = asyncio.get_running_loop().create_task(made)
+            job.task = asyncio.get_running_loop().create_task(review_then_puzzles(session, seat, job, key, effort))
         return answer(job, kept, page_language(request), session, seat)
 
     async def progress(request: Request) -> JSONResponse:
@@ -224,8 +283,65 @@ def routes(ctx: AppContext) -> list[Route]:
         key = key_of(session, seat)
         return answer(jobs.get((session.id, key)), session.kept(key), page_language(request), session, seat)
 
+    async def own(session: Session, seat: int) -> list[Puzzle] | JSONResponse:
+        try:
+            raw = await puzzles_of(session, seat)
+            return [Puzzle.from_json(p) for p in raw] if raw is not None else \
+                error_response(Said("review.refused.notStarted"), 409)
+        except ValueError:  # kept by a version whose puzzles this one cannot read
+            return error_response(Said("review.refused.cannot"), 409)
+        except Exception:
+            log.exception("game %s: no puzzles drawn from its review", session.id)
+            return error_response(Said("review.refused.failed"), 409)
+
+    def nth(puzzles: list[Puzzle], request: Request) -> Puzzle | None:
+        n = request.path_params["n"]
+        return puzzles[int(n) - 1] if n.isdigit() and len(n) < 4 and 0 < int(n) <= len(puzzles) else None
+
+    async def puzzle_list(request: Request) -> JSONResponse:
+        found = await seat_from_query(request)
+        if isinstance(found, JSONResponse):
+            return found
+        puzzles = await own(*found)
+        if isinstance(puzzles, JSONResponse):
+            return puzzles
+        lang = page_language(request)
+        return JSONResponse({"puzzles": [summary(p, lang) | {"n": k + 1} for k, p in enumerate(puzzles)]})
+
+    async def puzzle(request: Request) -> JSONResponse:
+        found = await seat_from_query(request)
+        if isinstance(found, JSONResponse):
+            return found
+        puzzles = await own(*found)
+        if isinstance(puzzles, JSONResponse):
+            return puzzles
+        p = nth(puzzles, request)
+        if p is None:
+            return error_response(Said("puzzles.error.unknown"), 404)
+        n = puzzles.index(p) + 1
+        return JSONResponse(puzzle_json(p, page_language(request), str(n + 1) if n < len(puzzles) else None))
+
+    async def puzzle_answer(request: Request) -> JSONResponse:
+        body = await json_object(request)
+        if isinstance(body, JSONResponse):
+            return body
+        session = await ctx.games.fetch(request.path_params["game"])
+        seat = seat_of(session, body.get("token"))
+        if session is None or seat is None:
+            return error_response(Said("refused.unknownGame"), 404)
+        puzzles = await own(session, seat)
+        if isinstance(puzzles, JSONResponse):
+            return puzzles
+        p = nth(puzzles, request)
+        if p is None:
+            return error_response(Said("puzzles.error.unknown"), 404)
+        return judge(p, body, page_language(request))
+
     return [Route("/api/review/{game}", start, methods=["POST"]),
-            Route("/api/review/{game}", progress, methods=["GET"])]
+            Route("/api/review/{game}", progress, methods=["GET"]),
+            Route("/api/review/{game}/puzzles", puzzle_list, methods=["GET"]),
+            Route("/api/review/{game}/puzzles/{n}", puzzle, methods=["GET"]),
+            Route("/api/review/{game}/puzzles/{n}/answer", puzzle_answer, methods=["POST"])]
 
 
 PART = Part("review", routes)

@@ -1,5 +1,6 @@
 // The puzzles, screens of the app's one page (app.js routes to them): the list with the solver's streak and
-// rating at #/puzzles, one puzzle at #/puzzles/ID. A puzzle is a position where one tap is clearly best; the
+// rating at #/puzzles, one puzzle at #/puzzles/ID. The built-in set, and the puzzles drawn from this player's own
+// reviewed games (ID "mine:GAME:N", asked for with the game's token from "Your games"). A puzzle is a position where one tap is clearly best; the
 // board and the rack are the game's own (board.js, rack.js, choice.js), the taps mean what the server's view
 // says, and the server judges the answer: this page holds no rule and never knows the answer before it is told.
 // The streak and the rating (an Elo-like figure against each puzzle's difficulty) are kept in this browser.
@@ -9,9 +10,10 @@ import { h as el, svgEl, cap } from "./dom.js";
 import { getJSON, getMeta, getTerrain, troopName, stackWords } from "./data.js";
 import { Choice, choiceButtons } from "./choice.js";
 import { rackTiles } from "./rack.js";
+import { saved } from "./saved.js";
 
 /** The puzzles' addresses (hash routes of the app's page). */
-export const PUZZLES = { list: "#/puzzles", one: (id) => `#/puzzles/${encodeURIComponent(id)}` };
+export const PUZZLES = { list: "#/puzzles", one: (id) => `#/puzzles/${encodeURIComponent(id).replaceAll("%3A", ":")}` };
 
 // ------------------------------------------------------------------ the solver's record (localStorage)
 
@@ -62,6 +64,42 @@ export function scored(score, puzzle, correct, hinted) {
   return out;
 }
 
+// ------------------------------------------------------------------ where a puzzle is asked for
+
+const MINE = /^mine:([A-Za-z0-9_-]{1,64}):([1-9][0-9]{0,2})$/;
+const MOST_GAMES = 20;  // the latest finished games whose puzzles the list shows
+
+function tokenOf(entry) { return entry.tokens.blue || entry.tokens.red; }
+
+/** The addresses of puzzle `id` (built-in, or one of a game of "Your games"), or null for a game this browser
+ * does not hold. */
+function sourceOf(id) {
+  const m = MINE.exec(id);
+  if (!m) {
+    const one = `/api/puzzles/${encodeURIComponent(id)}`;
+    return { one, list: "/api/puzzles", answer: (action) => [`${one}/answer`, { action }],
+      idOf: (p) => p.id, nextId: (next) => next };
+  }
+  const [, game, n] = m;
+  const entry = saved.get(game);
+  if (!entry) return null;
+  const token = tokenOf(entry);
+  const q = `?token=${encodeURIComponent(token)}`;
+  const base = `/api/review/${game}/puzzles`;
+  return { one: `${base}/${n}${q}`, list: `${base}${q}`, answer: (action) => [`${base}/${n}/answer`, { token, action }],
+    idOf: (p) => `mine:${game}:${p.n}`, nextId: (next) => next && `mine:${game}:${next}` };
+}
+
+/** The puzzles of this browser's latest reviewed games, newest game first: [{id, ...summary}]. A game not
+ * reviewed (or gone from the app) has none, and says nothing. */
+async function minePuzzles() {
+  const games = saved.read().games.filter(([, e]) => e.summary && e.summary.over).slice(0, MOST_GAMES);
+  const lists = await Promise.allSettled(games.map(([id, e]) =>
+    getJSON(`/api/review/${id}/puzzles?token=${encodeURIComponent(tokenOf(e))}`)
+      .then((data) => data.puzzles.map((p) => ({ ...p, id: `mine:${id}:${p.n}` })))));
+  return lists.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+}
+
 // ------------------------------------------------------------------ the frame
 
 let shown = null;  // the latest puzzles screen's <main>
@@ -90,35 +128,46 @@ function scoreLine(score) {
 
 // ------------------------------------------------------------------ the list
 
+function puzzleItems(list, score, id) {
+  return el("ol", { class: "puzzle-list", id }, list.map((p, k) => el("li", { "data-puzzle": p.id },
+    el("a", { href: PUZZLES.one(p.id) }, tr("puzzles.number", { n: k + 1, total: list.length })), " ",
+    el("span", { class: "meta" }, tr("puzzles.about", { terrain: p.terrain_name, n: p.difficulty })), " ",
+    score.done[p.id] === "right" ? el("span", { class: "done-mark" }, `✓ ${tr("puzzles.solved")}`)
+      : score.done[p.id] === "wrong" ? el("span", { class: "meta" }, tr("puzzles.missed")) : null)));
+}
+
 async function showList(main) {
-  const data = await getJSON("/api/puzzles");
+  const [data, mine] = await Promise.all([getJSON("/api/puzzles"), minePuzzles()]);
   if (!live(main)) return;
   const score = loadScore();
   const list = data.puzzles;
-  const next = list.find((p) => !(p.id in score.done)) || list[0];
+  // your own games' first: they are about how you play
+  const next = mine.find((p) => !(p.id in score.done)) || list.find((p) => !(p.id in score.done)) || list[0];
   main.replaceChildren(
     el("h1", { tabindex: "-1" }, tr("puzzles.title")),
     el("p", {}, tr("puzzles.intro")),
     scoreLine(score),
     next ? el("p", {}, el("a", { class: "btn primary big", id: "puzzle-start", href: PUZZLES.one(next.id) }, tr("puzzles.start"))) : null,
-    el("ol", { class: "puzzle-list" }, list.map((p, k) => el("li", { "data-puzzle": p.id },
-      el("a", { href: PUZZLES.one(p.id) }, tr("puzzles.number", { n: k + 1, total: list.length })), " ",
-      el("span", { class: "meta" }, tr("puzzles.about", { terrain: p.terrain_name, n: p.difficulty })), " ",
-      score.done[p.id] === "right" ? el("span", { class: "done-mark" }, `✓ ${tr("puzzles.solved")}`)
-        : score.done[p.id] === "wrong" ? el("span", { class: "meta" }, tr("puzzles.missed")) : null))));
+    el("h2", {}, tr("puzzles.yours")),
+    mine.length ? puzzleItems(mine, score, "puzzles-mine") : el("p", { id: "puzzles-mine-none" }, tr("puzzles.yoursNone")),
+    el("h2", {}, tr("puzzles.builtIn")),
+    puzzleItems(list, score, "puzzles-builtin"));
 }
 
 // ------------------------------------------------------------------ one puzzle
 
 async function showPuzzle(main, id) {
   await getMeta();
-  const [puzzle, list] = await Promise.all([getJSON(`/api/puzzles/${encodeURIComponent(id)}`), getJSON("/api/puzzles")]);
+  const source = sourceOf(id);
+  if (!source) throw new Error(tr("puzzles.notHere"));
+  const [shown, list] = await Promise.all([getJSON(source.one), getJSON(source.list)]);
+  const puzzle = { ...shown, id, next: source.nextId(shown.next) };  // the page's own id: the score keeps it
   const board = await getTerrain(puzzle.terrain);
   if (!live(main)) return;
   document.title = `${tr("puzzles.title")} · Toy Battle`;
   const svg = svgEl({ role: "group", "aria-label": tr("learn.boardOf", { name: puzzle.terrain_name }) });
-  const st = { main, puzzle, board, svg, view: puzzle.view, choice: new Choice(), hintsShown: 0, result: null,
-    refused: "", number: list.puzzles.findIndex((p) => p.id === puzzle.id) + 1, total: list.puzzles.length,
+  const st = { main, puzzle, source, board, svg, view: puzzle.view, choice: new Choice(), hintsShown: 0, result: null,
+    refused: "", number: list.puzzles.findIndex((p) => source.idOf(p) === id) + 1, total: list.puzzles.length,
     score: loadScore(), sending: false };
   autoPick(st);
   window.scrollTo(0, 0);
@@ -139,7 +188,7 @@ async function answer(st, action) {
   st.sending = true;
   let res;
   try {
-    res = await getJSON(`/api/puzzles/${encodeURIComponent(st.puzzle.id)}/answer`, { action });
+    res = await getJSON(...st.source.answer(action));
   } catch (e) {
     st.sending = false;
     st.refused = e.message;  // a refusal changes nothing: the puzzle stands, to be answered

@@ -21,6 +21,11 @@ unhurried (its fixed work, the same positions scored on both sides), thinks on t
 Web Worker of the page (the site's Pyodide, wheels and package) and in this CPython, one after the other;
 it prints both think times and their ratio (browser / native), the factor by which a browser budget is
 scaled down to the native budget that buys the same work.
+
+``--review FILE`` measures a whole game's review (a record file, ``.tbr``) the same way, in the page's Pyodide and
+natively: ``analyse`` at the review's own effort (what the app and the site run), then the puzzle checks the app runs
+after it (``candidates``, at most 8 checked with ``puzzle_at``); it prints each one's seconds, the decisions
+weighed, the checks made and the puzzles found.
 """
 from __future__ import annotations
 
@@ -95,9 +100,25 @@ postMessage(py.runPython({snippet}));
 """
 
 
-def ratio(page: Any, base: str, n: int) -> dict[str, Any]:
-    """The unhurried expert's think time on the same ``n`` positions in the page's Pyodide and natively."""
-    snippet = RATIO_SNIPPET.format(n=n)
+# a whole game's review, then the puzzle checks the app makes after it
+REVIEW_SNIPPET = """
+import json, time
+from toybattle.rules import parse_record
+from toybattle.review import analyse
+from toybattle.review.puzzles import candidates, puzzle_at
+record = parse_record({text})
+t0 = time.perf_counter()
+review = analyse(record)
+t1 = time.perf_counter()
+found = [puzzle_at(position, "bench", "") for _, _, position in candidates(review)[:8]]
+t2 = time.perf_counter()
+json.dumps({{"review_s": t1 - t0, "decisions": len(review.decisions), "checks_s": t2 - t1, "checks": len(found),
+             "puzzles": sum(p is not None for p in found)}})
+"""
+
+
+def side_by_side(page: Any, base: str, snippet: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What ``snippet`` (Python ending in an expression: a JSON text) gives in the page's Pyodide, then natively."""
     code = RATIO_WORKER.format(base=base, snippet=json.dumps(snippet))
     page.goto(base + "/")
     browser = json.loads(page.evaluate("""code => new Promise((ok, fail) => {
@@ -105,6 +126,21 @@ def ratio(page: Any, base: str, n: int) -> dict[str, Any]:
         w.onmessage = (e) => ok(e.data); w.onerror = (e) => fail(e.message); })""", code))
     native = json.loads(subprocess.run([sys.executable, "-c", snippet.replace("json.dumps(", "print(json.dumps(")
                                         + ")"], check=True, capture_output=True, text=True).stdout)
+    return browser, native
+
+
+def review(page: Any, base: str, record: Path) -> dict[str, Any]:
+    """A whole game's review and its puzzle checks, in the page's Pyodide and natively."""
+    browser, native = side_by_side(page, base, REVIEW_SNIPPET.format(text=repr(record.read_text("utf-8"))))
+    out: dict[str, Any] = {"record": record.name, "browser": browser, "native": native}
+    for key in ("review_s", "checks_s"):
+        out[f"ratio_{key}"] = round(browser[key] / native[key], 2) if native[key] else None
+    return out
+
+
+def ratio(page: Any, base: str, n: int) -> dict[str, Any]:
+    """The unhurried expert's think time on the same ``n`` positions in the page's Pyodide and natively."""
+    browser, native = side_by_side(page, base, RATIO_SNIPPET.format(n=n))
     out: dict[str, Any] = {"positions": n, "work_same": browser["positions"] == native["positions"]}
     for name, got in (("browser", browser), ("native", native)):
         times = got["times"]
@@ -230,6 +266,8 @@ def main() -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON, with every wait")
     p.add_argument("--ratio", type=int, metavar="N", default=0,
                    help="measure Pyodide's speed against native CPython on N positions instead (see above)")
+    p.add_argument("--review", type=Path, metavar="FILE",
+                   help="measure a whole game's review and its puzzle checks instead, browser and native (see above)")
     args = p.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -250,6 +288,9 @@ def main() -> None:
             page = ctx.new_page()
             if args.ratio:
                 print(json.dumps(ratio(page, base, args.ratio), indent=1))
+                return
+            if args.review:
+                print(json.dumps(review(page, base, args.review), indent=1))
                 return
             while len(decisions) < args.moves:
                 start_game(page, base, args.level, args.terrain)

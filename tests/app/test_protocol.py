@@ -201,7 +201,7 @@ def test_a_view_says_what_the_end_of_the_game_offers(client):
     from toybattle.app.session import Session
     g = new_game(client, kind="hotseat")
     blue = SeatSocket(client, g["game"], g["tokens"]["blue"])
-    assert blue.view["game"]["offers"] == {"rematch": True, "replay": True}
+    assert blue.view["game"]["offers"] == {"rematch": True, "replay": True, "review": True}
     assert client.get(f"/api/games/{g['game']}?token={g['tokens']['blue']}").json()["offers"]["replay"] is True
 
     class Bare(Session):  # a session that only plays (as an online game): nothing more is offered
@@ -210,6 +210,18 @@ def test_a_view_says_what_the_end_of_the_game_offers(client):
         def view(self, seat): return {}
         async def act(self, seat, action): return None
     assert Bare().offers() == {"rematch": False, "replay": False}
+
+
+def test_on_two_devices_only_the_hosts_page_offers_the_review(client, store):
+    """The guest's device reaches the app only while the game lasts (the network closes at its end), so its
+    page is offered no review it could never open; the host's is."""
+    g = new_game(client, kind="lan")
+    host = SeatSocket(client, g["game"], g["tokens"]["blue"])
+    guest = SeatSocket(client, g["game"], store.get(g["game"]).meta["tokens"]["red"])
+    assert host.view["game"]["offers"]["review"] is True
+    assert guest.view["game"]["offers"]["review"] is False
+    b = new_game(client, kind="bot", level="random")
+    assert SeatSocket(client, b["game"], b["tokens"]["blue"]).view["game"]["offers"]["review"] is True
 
 
 def test_a_seats_own_log_lines_are_also_written_to_it_in_the_second_person(client):

@@ -122,7 +122,7 @@ class Session(ABC):
         """The ``view`` message a socket of ``seat`` is sent (JSON text), with what the game offers, its
         texts said in language ``lang``."""
         view = self.view(seat)
-        view["game"] = {**view.get("game", {}), "offers": self.offers(),
+        view["game"] = {**view.get("game", {}), "offers": self.offers() | {"review": self.reviewable(seat)},
                         "chat": self.chatty and seat in (0, 1)}  # the chat is the players', not a watcher's
         if self.kind == "hotseat" and seat in (0, 1) and behind_cover(view):  # a spectator has no cover
             view = covered(view)
@@ -167,6 +167,10 @@ class Session(ABC):
     def offers(self) -> dict[str, Any]:
         """What the end of this game offers, so a page shows only what will not be refused."""
         return {"rematch": self.settings() is not None, "replay": False}
+
+    def reviewable(self, seat: int) -> bool:
+        """Whether ``seat``'s page can ask for this game's review once it ends (a player's, not a watcher's)."""
+        return seat in (0, 1)
 
     @property
     def over(self) -> bool:
@@ -408,6 +412,10 @@ class LocalSession(Session):
 
     def offers(self) -> dict[str, Any]:
         return {"rematch": True, "replay": True}
+
+    def reviewable(self, seat: int) -> bool:
+        # on two devices the guest's device reaches this app only while the game lasts: the host reviews
+        return super().reviewable(seat) and (self.kind != "lan" or self.row.meta.get("host") == SEATS[seat])
 
     async def act(self, seat: int, action: str) -> None:
         async with self.lock:

@@ -209,7 +209,8 @@ def for_page(raw: dict[str, Any], lang: str, before: list[State] | None = None) 
 
 def routes(ctx: AppContext) -> list[Route]:
     """The review's routes (``ctx``: the app's AppContext)."""
-    jobs: dict[tuple[str, str], Job] = {}  # (game, key): the reviews being made or made since the app started
+    # (game, key): the reviews being made, or failed (said until asked again); a review made is kept with its game
+    jobs: dict[tuple[str, str], Job] = {}
     drawing: dict[tuple[str, str], asyncio.Task[list[dict[str, Any]]]] = {}  # (game, key): puzzles being drawn
 
     async def puzzles_of(session: Session, seat: int) -> list[dict[str, Any]] | None:
@@ -225,7 +226,10 @@ def routes(ctx: AppContext) -> list[Route]:
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
             task = drawing[session.id, key] = asyncio.get_running_loop().create_task(
                 make_puzzles(ctx.games.pool, session, seat, review))
-        return await asyncio.shield(task)
+        made = await asyncio.shield(task)
+        if drawing.get((session.id, key)) is task:
+            del drawing[session.id, key]  # kept with the game from now on
+        return made
 
     async def review_then_puzzles(session: Session, seat: int, job: Job, key: str, effort: Effort) -> None:
         await run_review(ctx.games.pool, session, seat, job, key, effort)
@@ -234,6 +238,8 @@ def routes(ctx: AppContext) -> list[Route]:
                 await puzzles_of(session, seat)
             except Exception:  # the review stands: its puzzles are drawn again when asked for
                 log.exception("game %s: no puzzles drawn from its review", session.id)
+            if jobs.get((session.id, key)) is job:
+                del jobs[session.id, key]  # the review is kept with the game: it is answered from there
 
     def answer(job: Job | None, kept: Any, lang: str, session: Session, seat: int) -> JSONResponse:
         data = job.review if job is not None and job.review is not None else kept

@@ -39,7 +39,7 @@ export function endScreen(screen, again = false) {
       h("div", { class: "row wrap center" },
         offers.rematch ? h("button", { class: "btn primary big", id: "btn-rematch", onclick: () => screen.out(() => screen.sock.rematch()) }, t("end.rematch")) : null,
         offers.replay ? h("a", { class: "btn", href: `#/replay/${screen.id}`, id: "btn-replay" }, t("end.replay")) : null,
-        v.over && v.winner ? h("a", { class: "btn", href: `#/review/${screen.id}`, id: "btn-review" }, t("review.button")) : null,
+        v.over && v.winner && offers.review !== false ? h("a", { class: "btn", href: `#/review/${screen.id}`, id: "btn-review" }, t("review.button")) : null,
         h("button", { class: "btn", id: "btn-look", onclick: () => { screen.endDismissed = v.ply; $("#endscreen").remove(); } }, t("end.look")),
         h("a", { class: "btn", href: "#/" }, t("nav.home"))))));
   $("#endscreen .btn").focus();

@@ -9,16 +9,9 @@ import random
 import pytest
 
 from toybattle.app.session import Refused
+from toybattle.clocks import Clocks, clock_refusal
 from toybattle.online import cli, web, wire
-from toybattle.online.protocol import (
-    FLAG_ALLOWANCE,
-    FLAG_LAG,
-    Clocks,
-    Match,
-    Secrets,
-    Setup,
-    clock_refusal,
-)
+from toybattle.online.protocol import FLAG_ALLOWANCE, FLAG_LAG, Match, Secrets, Setup
 
 # computed before clocks existed: a game without a clock must chain to exactly this
 GENESIS_NO_CLOCK = "e4f69744ab3f76cf603727603c33a90b491d316f9e030e7f2ee23db59e6553d4"

@@ -7,12 +7,12 @@ import json
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from ..clocks import clock_refusal
 from ..errors import UserError
 from ..rules import SEATS, TERRAIN_IDS
 from ..store import Store, StoreError, WriterLock, default_path
 from . import transport
 from .game import CHOICES, BotPlayer, OnlineGame, Options, Player, SessionError
-from .protocol import clock_refusal
 from .terminal import TerminalPlayer
 
 

@@ -32,12 +32,13 @@ from typing import Any, Protocol
 from toybattle.said import Said, of_error
 
 from ..chat import ChatRefused, Limiter, said
+from ..clocks import clock_refusal
 from ..rules import SEATS, TERRAIN_IDS, State
 from ..store import Store
 from . import persist, wire
 from .mailbox.client import Link, Room, RoomGone
 from .mailbox.client import Rooms as MailboxRooms
-from .protocol import FLAG_ALLOWANCE, Forfeit, Match, Secrets, Setup, clean_reason, clock_refusal, digest
+from .protocol import FLAG_ALLOWANCE, Forfeit, Match, Secrets, Setup, clean_reason, digest
 from .transport import Garbled, LinkError, Silence
 
 CHOICES = ("claim", "wait", "close")  # what the waiting side may do when the other's limit runs out

@@ -26,6 +26,7 @@ from typing import Any
 from toybattle.said import Said, of_error
 
 from .. import bounded
+from ..clocks import Clocks
 from ..rules import SEATS, IllegalAction, State, action_text, observation, parse_action
 from ..rules import actions as A
 from ..rules.state import TURN, XB_PICK
@@ -154,23 +155,12 @@ class Secrets:
         return [k, self.troops[k], self.salts[k].hex()]
 
 
-# a time control (issue 28): base seconds on each clock and seconds added after each move, within these bounds
-CLOCK_BASE = (60, 3 * 3600)
-CLOCK_INCREMENT = (0, 60)
 # how much time left on its own clock, by its own measure, a side may have and still accept a claim that its
 # clock ran out: the other side measures this side's time from when it sent the message that made it this
 # side's turn until this side's move arrived, so its measure is never less, and more by the network's delays
 FLAG_ALLOWANCE = 5.0
 # ...plus, per move of the claimed side, the round trip it measured itself (its median), at most this
 FLAG_LAG = 1.0
-
-
-def clock_refusal(base: object, increment: object) -> Said | None:
-    """Why (base, increment) is no time control (a Said), or None if it is one: whole seconds in bounds."""
-    if not (type(base) is int and type(increment) is int and CLOCK_BASE[0] <= base <= CLOCK_BASE[1]
-            and CLOCK_INCREMENT[0] <= increment <= CLOCK_INCREMENT[1]):
-        return Said("error.clock", low=CLOCK_BASE[0], high=CLOCK_BASE[1], most=CLOCK_INCREMENT[1])
-    return None
 
 
 @dataclass(frozen=True)
@@ -204,51 +194,6 @@ class Setup:
 
 
 PLAYS = frozenset({"act", "stuck", "concede"})  # the chained messages a clock runs for
-
-
-class Clocks:
-    """Both seats' clocks as this side measures them (pure: every call is given ``now``, monotonic seconds).
-    A seat's clock runs from when a message that makes its play due is agreed here (received, or sent by
-    this side) until its play message is agreed here; then ``increment`` is added. So the other seat's clock,
-    as this side measures it, includes the network's delays, and this side's own does not."""
-
-    def __init__(self, base: int, increment: int):
-        self.base, self.increment = base, increment
-        self.left = [float(base), float(base)]  # seconds left when the running clock started
-        self.running: int | None = None
-        self.since = 0.0
-        self.plays: dict[int, tuple[int, float]] = {}  # message n -> (seat, seconds left when it was agreed)
-        self.moves = [0, 0]  # play messages each seat made (clocked or not)
-
-    def now_left(self, seat: int, now: float) -> float:
-        return self.left[seat] - (now - self.since if self.running == seat else 0.0)
-
-    def start(self, seat: int, now: float) -> None:
-        if self.running != seat:
-            self.running, self.since = seat, now
-
-    def played(self, seat: int, n: int, now: float) -> None:
-        """``seat``'s play message number ``n`` was agreed at ``now``: its clock stops, the increment is added."""
-        left = self.now_left(seat, now)
-        self.plays[n] = (seat, left)
-        self.left[seat] = left + self.increment
-        self.moves[seat] += 1
-        if self.running == seat:
-            self.running = None
-
-    def stop(self, now: float) -> None:
-        if self.running is not None:
-            self.left[self.running] = self.now_left(self.running, now)
-            self.running = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"left": [round(x, 3) for x in self.left], "moves": self.moves}
-
-    def restore(self, d: object) -> None:
-        if isinstance(d, dict) and isinstance(d.get("left"), list) and len(d["left"]) == 2:
-            self.left = [float(x) for x in d["left"]]
-            if isinstance(d.get("moves"), list) and len(d["moves"]) == 2:
-                self.moves = [int(x) for x in d["moves"]]
 
 
 def uniform(seed: bytes, label: str, n: int) -> int:

@@ -6,8 +6,9 @@ import math
 import time
 from typing import Any
 
+from ..clocks import Clocks
 from ..rules import SEATS, State, action_text, describe_action, parse_action, position_text
-from .protocol import Clocks, Match
+from .protocol import Match
 
 
 class TerminalPlayer:

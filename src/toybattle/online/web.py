@@ -48,11 +48,12 @@ from ..app.server import Part
 from ..app.session import Refused, Session, echo, new_token, same_secret
 from ..app.view import log_lines, seat_view
 from ..chat import ChatRefused
+from ..clocks import clock_refusal
 from ..rules import SEATS, TERRAIN_IDS, State, parse_action
 from ..rules import actions as A
 from . import persist, transport
 from .game import OnlineGame, Options, Rooms, SessionError
-from .protocol import Match, clock_refusal
+from .protocol import Match
 
 log = logging.getLogger("toybattle.online")
 

@@ -12,7 +12,8 @@ from typing import Any
 from toybattle.said import Said
 
 from ..chat import MAX_CHAT, ChatRefused, clean
-from .protocol import MAX_CHAINED, MAX_REASON, clean_reason, clock_refusal
+from ..clocks import clock_refusal
+from .protocol import MAX_CHAINED, MAX_REASON, clean_reason
 
 MAX_DEPTH = 6  # the deepest message (a hello's setup with a clock) nests 4 levels
 MAX_MESSAGES = 20_000  # hashes in a hello / messages in a sync (a long game sends a few hundred)

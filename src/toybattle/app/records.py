@@ -98,6 +98,9 @@ async def export_record(request: Request) -> Response:
     conceded = session.row.meta.get("conceded")
     if conceded in SEATS:
         notes.append(f"# {conceded} conceded after the last action (a record holds no concession)")
+    timed_out = session.row.meta.get("out_of_time")
+    if timed_out in SEATS:
+        notes.append(f"# {timed_out}'s clock ran out after the last action (a record holds no clock)")
     text = "\n".join([lines[0], *notes, *lines[1:]]) + "\n"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{_record_name(session)}"'})

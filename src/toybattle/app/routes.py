@@ -63,12 +63,12 @@ async def create_game(request: Request) -> JSONResponse:
     body = await json_object(request)
     if isinstance(body, JSONResponse):
         return body
-    allowed = {"kind", "terrain", "first_game", "first", "human", "level"}
+    allowed = {"kind", "terrain", "first_game", "first", "human", "level", "clock"}
     unknown = set(body) - allowed
     if unknown:
         return error_response(Said("error.unknownFields", fields=", ".join(sorted(unknown))))
-    if not all(isinstance(v, str) for k, v in body.items() if k != "first_game") or \
-            not isinstance(body.get("first_game", False), bool):
+    if not all(isinstance(v, str) for k, v in body.items() if k not in ("first_game", "clock")) or \
+            not isinstance(body.get("first_game", False), bool) or not isinstance(body.get("clock"), dict | None):
         return error_response(Said("error.fieldTypes"))
     if "kind" not in body:
         return error_response(Said("error.kindMissing"))

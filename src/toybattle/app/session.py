@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeGuard
 
 from toybattle.chat import ChatLog, ChatRefused, said
+from toybattle.clocks import Clocks, clock_refusal
 from toybattle.rules import (
     SEATS,
     TERRAIN_IDS,
@@ -266,24 +267,42 @@ class LocalSession(Session):
         self._bot_task: asyncio.Task[None] | None = None
         self._views: dict[int, dict[str, Any]] = {}  # each seat's view of the current state (see view())
         self._messages: dict[tuple[int, str], str] = {}  # ... and its view message by language, encoded once
+        clock = row.meta.get("settings", {}).get("clock")
+        self.clocks: Clocks | None = None  # a game on one screen with a time control: the app keeps both clocks
+        if self.kind == "hotseat" and isinstance(clock, dict) and clock_refusal(clock.get("base"),
+                                                                               clock.get("increment")) is None:
+            self.clocks = Clocks(clock["base"], clock["increment"])
+            self.clocks.restore(row.meta.get("clock"))
+        self._flag: asyncio.TimerHandle | None = None  # when the running clock runs out
+        self._flag_task: asyncio.Task[None] | None = None
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
             raise ValueError(f"game {row.id}: stored record cannot be read: {e}") from None
         self._rebuild()
+        self._tick_clocks()  # the clock of the seat to move runs from now: not while the app was closed
+        self._watch_flag()
 
     # ------------------------------------------------------------ creation and loading
 
     @classmethod
     def create(cls, store: Store, pool: BotPool, kind: str, terrain: str = "castle", first_game: bool = False,
                first: str = "random", human: str = "blue", level: str | None = None,
-               bot_delay: float = 0.6, start: State | None = None, extra: dict[str, Any] | None = None) -> LocalSession:
+               bot_delay: float = 0.6, start: State | None = None, extra: dict[str, Any] | None = None,
+               clock: dict[str, Any] | None = None) -> LocalSession:
         """A new game, NOT stored yet: store its ``row`` before serving it. Raises Refused for bad
         settings. ``start``: a full position to play from instead of a new deal (its terrain and mode
         win); ``extra``: more meta for whoever started the game (the Learn section marks its games
-        with "lesson")."""
+        with "lesson"); ``clock``: a time control ``{"base": s, "increment": s}`` (a game on one screen only)."""
         if kind not in KINDS:
             raise Refused(Said("error.unknownKind", what=echo(kind), kinds=", ".join(KINDS)))
+        if clock is not None:
+            if kind != "hotseat":
+                raise Refused(Said("error.clockKinds"))
+            refusal = clock_refusal(clock.get("base"), clock.get("increment")) if isinstance(clock, dict) \
+                else clock_refusal(None, None)
+            if refusal is not None:
+                raise Refused(refusal)
         rng = random.SystemRandom()
         if start is not None:
             terrain, first_game = start.terrain.id, start.first_game
@@ -303,8 +322,10 @@ class LocalSession(Session):
                                   orders)
         else:
             record = Record(start)
-        settings = {"kind": kind, "terrain": terrain, "first_game": bool(first_game), "first": first,
-                    "human": human, "level": level}
+        settings: dict[str, Any] = {"kind": kind, "terrain": terrain, "first_game": bool(first_game), "first": first,
+                                    "human": human, "level": level}
+        if clock is not None:  # a rematch keeps it
+            settings["clock"] = {"base": clock["base"], "increment": clock["increment"]}
         meta: dict[str, Any] = {"tokens": {}, "settings": settings}
         if kind == "bot":
             level = level or bot_levels.default_level()
@@ -345,6 +366,9 @@ class LocalSession(Session):
         conceded = self.row.meta.get("conceded")
         if conceded in SEATS and not s.over:
             self._concede(SEATS.index(conceded))
+        timed_out = self.row.meta.get("out_of_time")
+        if timed_out in SEATS and not s.over:
+            self._out_of_time(SEATS.index(timed_out))
 
     # ------------------------------------------------------------ the interface
 
@@ -380,8 +404,16 @@ class LocalSession(Session):
         return out
 
     def game_info(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "terrain": self.state.b.terrain.id,
+        info = {"id": self.id, "kind": self.kind, "terrain": self.state.b.terrain.id,
                 "first_game": self.state.first_game, "host": self.row.meta.get("host")}
+        c = self.clocks
+        if c is not None:  # as an online game's view says it (online/web.py): the page counts the running one down
+            now = self._clock()
+            info["clock"] = None if self.state.over else {
+                "base": c.base, "increment": c.increment, "at": round(time.time(), 2),
+                "left": {SEATS[seat]: round(max(0.0, c.now_left(seat, now)), 1) for seat in (0, 1)},
+                "running": SEATS[c.running] if c.running is not None else None}
+        return info
 
     def view(self, seat: int) -> dict[str, Any]:
         """``seat``'s view, built once per change however many sockets watch the seat (a copy of the
@@ -419,9 +451,13 @@ class LocalSession(Session):
 
     async def act(self, seat: int, action: str) -> None:
         async with self.lock:
-            a = self._check(seat, action)
-            await self._commit(lambda: self._play(a))
+            ran_out = await self._out_of_time_if_due()
+            if not ran_out:
+                a = self._check(seat, action)
+                await self._commit(lambda: self._play(a))
         await self.changed()
+        if ran_out:  # the clock fell before this action came: the game is over on time
+            raise Refused(Said("refused.timeUp"))
         self.kick_bot()
 
     async def undo(self, seat: int) -> None:
@@ -623,22 +659,93 @@ class LocalSession(Session):
                 line["you"] = Said("log.youConcede", rest=result_text(s))
             self.logs[viewer].append(line)
 
+    def _out_of_time(self, seat: int) -> None:
+        s = self.state
+        s.out_of_time(seat)
+        self.row.meta["out_of_time"] = SEATS[seat]
+        for viewer in VIEWERS:
+            line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
+                    "text": Said("log.outOfTime", seat=SEATS[seat].capitalize(), rest=result_text(s))}
+            if viewer == seat:
+                line["you"] = Said("log.yourTimeRanOut", rest=result_text(s))
+            self.logs[viewer].append(line)
+
+    # ------------------------------------------------------------ the clocks (a game on one screen with a time control)
+
+    def _tick_clocks(self) -> None:
+        """After a change: the clock of the seat whose turn ended stops (its increment added), the clock of the
+        seat to act runs; kept in the game's meta with it."""
+        c = self.clocks
+        if c is None:
+            return
+        now, s = self._clock(), self.state
+        due = None if s.over or s.actor not in (0, 1) else s.actor
+        if c.running is not None and c.running != due:
+            c.played(c.running, s.ply, now)
+        if due is None:
+            c.stop(now)
+        else:
+            c.start(due, now)
+        self.row.meta["clock"] = c.to_json()
+
+    def _watch_flag(self) -> None:
+        """Be woken when the running clock runs out (the game then ends on time, whoever is looking)."""
+        if self._flag is not None:
+            self._flag.cancel()
+            self._flag = None
+        c = self.clocks
+        if c is None or c.running is None or self.state.over:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # made by a script, not served: nobody to tell
+            return
+        delay = max(0.0, c.now_left(c.running, self._clock())) + 0.05
+
+        def fall() -> None:
+            self._flag_task = loop.create_task(self._flag_fell())
+        self._flag = loop.call_later(delay, fall)
+
+    async def _flag_fell(self) -> None:
+        async with self.lock:
+            ran_out = await self._out_of_time_if_due()
+        if ran_out:
+            await self.changed()
+            self.release_if_idle()
+        else:
+            self._watch_flag()  # woken a little early, or the game moved on: look again when it is due
+
+    async def _out_of_time_if_due(self) -> bool:
+        """Under the lock: if the running clock has run out, end the game on time (stored) and say so."""
+        c = self.clocks
+        if c is None or c.running is None or self.state.over or c.now_left(c.running, self._clock()) > 0:
+            return False
+        seat = c.running
+        await self._commit(lambda: self._out_of_time(seat))
+        return True
+
     async def _commit(self, change: Callable[[], None]) -> None:
         """Make ``change``, then store the game (off the event loop); if storing fails, put everything
         back and refuse. Called under ``self.lock``, so nothing else changes this game meanwhile."""
         saved = (self.state.copy(), list(self.record.actions), [lines[:] for lines in self.logs], self._checkpoint,
                  self._revealed, dict(self.row.meta))
+        c = self.clocks
+        clocks = (list(c.left), list(c.moves), c.running, c.since) if c is not None else None
         self._views.clear()
         self._messages.clear()
         change()
+        self._tick_clocks()
         try:
             await self._save()
         except Exception as e:
             (self.state, self.record.actions, self.logs, self._checkpoint, self._revealed, self.row.meta) = saved
+            if c is not None and clocks is not None:
+                c.left, c.moves, c.running, c.since = clocks
             self._views.clear()
             self._messages.clear()
             log.error("game %s: cannot store: %s", self.id, e)
             raise Refused(Said("error.notSaved", why=of_error(e))) from None
+        self._watch_flag()
 
     async def _save(self) -> None:
         r = self.row
@@ -712,6 +819,8 @@ class LocalSession(Session):
     def stop(self) -> None:
         if self._bot_task:
             self._bot_task.cancel()
+        if self._flag is not None:
+            self._flag.cancel()
 
 
 __all__ = ["KINDS", "LocalSession", "Refused", "Session", "echo", "new_token", "same_secret", "seat_of",

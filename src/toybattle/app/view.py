@@ -75,8 +75,8 @@ def how_won(s: State, capital: bool = False) -> str:
         m = s.medals(s.winner), s.medals(1 - s.winner)
         seat = _who(s.turn) if capital else SEATS[s.turn]
         return Said("how.stuckTie" if m[0] == m[1] else "how.stuck", seat=seat, n=m[0], m=m[1])
-    if s.reason == "conceded":
-        return Said("how.conceded", seat=_who(1 - s.winner) if capital else SEATS[1 - s.winner])
+    if s.reason in ("conceded", "time"):  # the loser's doing: conceded, or its clock ran out
+        return Said(f"how.{s.reason}", seat=_who(1 - s.winner) if capital else SEATS[1 - s.winner])
     if s.reason in ("hq", "medals"):
         return Said(f"how.{s.reason.capitalize() if capital else s.reason}")
     return s.reason

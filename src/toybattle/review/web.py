@@ -71,7 +71,7 @@ MOST_PUZZLES = 3  # puzzles drawn from one game
 MOST_TRIED = 8  # candidates checked for them (each check weighs every legal action)
 EFFORTS = {"full": REVIEW_EFFORT, "quick": Effort(samples=4, candidates=3)}
 REASONS = {"hq": "review.reason.hq", "medals": "review.reason.medals", "stuck": "review.reason.stuck",
-           "conceded": "review.reason.conceded"}
+           "conceded": "review.reason.conceded", "time": "review.reason.time"}
 
 
 @dataclass

@@ -12,7 +12,7 @@ from .actions import to_text as action_text
 from .notation import NotationError, Record, parse_position, parse_record, position_text, setup_record
 from .observation import determinize, determinizer, observation, unseen
 from .perft import perft
-from .state import CONCEDED, HQ, MEDALS, STUCK, IllegalAction, State
+from .state import CONCEDED, HQ, MEDALS, STUCK, TIME, IllegalAction, State
 from .terrain import TERRAIN_IDS, Board, Terrain, TerrainError, load_terrain, parse_terrain
 from .troops import BLUE, RED, SEATS, UNKNOWN
 
@@ -25,6 +25,7 @@ __all__ = [
     "SEATS",
     "STUCK",
     "TERRAIN_IDS",
+    "TIME",
     "UNKNOWN",
     "Board",
     "IllegalAction",

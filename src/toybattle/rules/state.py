@@ -77,8 +77,8 @@ _POWER_DECISION: dict[str | None, int] = {
 }
 
 # How a game ended.
-HQ, MEDALS, STUCK, CONCEDED = "hq", "medals", "stuck", "conceded"
-ENDINGS = (HQ, MEDALS, STUCK, CONCEDED)
+HQ, MEDALS, STUCK, CONCEDED, TIME = "hq", "medals", "stuck", "conceded", "time"
+ENDINGS = (HQ, MEDALS, STUCK, CONCEDED, TIME)  # conceded and time: ended by a player or a clock, not by the rules
 
 
 def _place_chunks() -> tuple[tuple[int, ...], ...]:
@@ -732,6 +732,11 @@ class State:
         """``seat`` gives up: the other seat wins."""
         if not self.over:
             self._finish(1 - seat, CONCEDED)
+
+    def out_of_time(self, seat: int) -> None:
+        """``seat``'s clock ran out (a game with a time control): the other seat wins."""
+        if not self.over:
+            self._finish(1 - seat, TIME)
 
     # ------------------------------------------------------------ refusals
 

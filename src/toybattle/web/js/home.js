@@ -60,8 +60,9 @@ export async function showHome() {
       pick("mode", [["standard", t("home.standard")], ["first", t("home.first")]], "standard")),
     h("div", { class: "field not-join" }, h("span", { class: "label", id: "colour-label" }, t("home.colour")),
       pick("human", [["blue", t("seat.blue")], ["red", t("seat.red")], ["random", t("home.random")]], "blue")),
-    // an online room's time control, agreed by both players (docs/fair-play.md, "Clocks"): MIN+INC
-    h("div", { class: "field online-only not-join" }, h("span", { class: "label" }, t("home.clock")),
+    // a time control, MIN+INC: an online room's, agreed by both players (docs/fair-play.md, "Clocks"), or a
+    // game on one screen's, kept by the app
+    h("div", { class: "field clocked not-join" }, h("span", { class: "label" }, t("home.clock")),
       pick("clock", [["none", t("home.noClock")],
         ...[[5, 3], [10, 5], [30, 0]].map(([min, inc]) => [`${min}+${inc}`, t("home.clockOf", { min, inc })])], "none")),
     h("div", { class: "field not-online" }, h("span", { class: "label" }, t("home.starts")),
@@ -73,6 +74,7 @@ export async function showHome() {
     const kind = form.kind.value;
     form.classList.toggle("is-bot", kind === "bot");
     form.classList.toggle("is-online", kind === "online");
+    form.classList.toggle("is-hotseat", kind === "hotseat");
     form.classList.toggle("is-join", kind === "online" && form.room.value === "join");
     $("#colour-label", form).textContent = kind === "hotseat" ? t("home.colourHot") : t("home.colour");
   };
@@ -82,6 +84,8 @@ export async function showHome() {
     const body = { kind: form.kind.value, terrain: terrainSel.value, first_game: form.mode.value === "first",
       human: form.human.value, first: form.first.value };
     if (body.kind === "bot") body.level = levelSel.value;
+    const [min, inc] = form.clock.value === "none" ? [] : form.clock.value.split("+").map(Number);
+    if (body.kind === "hotseat" && min) body.clock = { base: min * 60, increment: inc };
     $("#start").disabled = true;
     $("#form-error").textContent = "";
     let r, data;

@@ -49,6 +49,12 @@ from .view import behind_cover, covered, log_lines, result_text, seat_view
 log = logging.getLogger("toybattle.app")
 
 KINDS = ("bot", "hotseat", "lan")  # the local kinds of game
+# how a game ends other than by the rules, by its key in the game's meta: the State's call, the log's line (and the
+# same addressed to that seat)
+ENDED_BY: dict[str, tuple[Callable[[State, int], None], str, str]] = {
+    "conceded": (State.concede, "log.concedes", "log.youConcede"),
+    "out_of_time": (State.out_of_time, "log.outOfTime", "log.yourTimeRanOut"),
+}
 HINT_LEVEL = "expert"  # the bot level that gives hints: the strongest (in the browser within BROWSER_THINK_S)
 VIEWERS = (0, 1, SPECTATOR)  # whoever reads a game's log: each seat, and spectators
 MAX_SECRET = 64  # characters of a token or a link's key as a page sends it (ours are 24)
@@ -363,12 +369,10 @@ class LocalSession(Session):
                 log.error("game %s: action %d (%s) cannot be replayed: %s", self.id, n, text, e)
                 break
             self._apply(a)
-        conceded = self.row.meta.get("conceded")
-        if conceded in SEATS and not s.over:
-            self._concede(SEATS.index(conceded))
-        timed_out = self.row.meta.get("out_of_time")
-        if timed_out in SEATS and not s.over:
-            self._out_of_time(SEATS.index(timed_out))
+        for how in ENDED_BY:
+            seat = self.row.meta.get(how)
+            if seat in SEATS and not s.over:
+                self._end(how, SEATS.index(seat))
 
     # ------------------------------------------------------------ the interface
 
@@ -477,7 +481,7 @@ class LocalSession(Session):
         async with self.lock:
             if self.state.over:
                 raise Refused(Said("refused.over"))
-            await self._commit(lambda: self._concede(seat))
+            await self._commit(lambda: self._end("conceded", seat))
         await self.changed()
 
     async def hint(self, seat: int) -> dict[str, Any]:
@@ -648,26 +652,18 @@ class LocalSession(Session):
                 line["you"] = Said("log.youTakeTurnBack")
             self.logs[viewer].append(line)
 
-    def _concede(self, seat: int) -> None:
+    def _end(self, how: str, seat: int) -> None:
+        """``seat`` concedes, or its clock runs out (``how``, a key of ENDED_BY, kept in the game's meta: the record
+        holds neither): the other seat wins."""
+        end, said, said_you = ENDED_BY[how]
         s = self.state
-        s.concede(seat)
-        self.row.meta["conceded"] = SEATS[seat]
+        end(s, seat)
+        self.row.meta[how] = SEATS[seat]
         for viewer in VIEWERS:
             line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
-                    "text": Said("log.concedes", seat=SEATS[seat].capitalize(), rest=result_text(s))}
+                    "text": Said(said, seat=SEATS[seat].capitalize(), rest=result_text(s))}
             if viewer == seat:
-                line["you"] = Said("log.youConcede", rest=result_text(s))
-            self.logs[viewer].append(line)
-
-    def _out_of_time(self, seat: int) -> None:
-        s = self.state
-        s.out_of_time(seat)
-        self.row.meta["out_of_time"] = SEATS[seat]
-        for viewer in VIEWERS:
-            line = {"n": s.ply, "seat": SEATS[seat], "fx": {"over": True},
-                    "text": Said("log.outOfTime", seat=SEATS[seat].capitalize(), rest=result_text(s))}
-            if viewer == seat:
-                line["you"] = Said("log.yourTimeRanOut", rest=result_text(s))
+                line["you"] = Said(said_you, rest=result_text(s))
             self.logs[viewer].append(line)
 
     # ------------------------------------------------------------ the clocks (a game on one screen with a time control)
@@ -721,7 +717,7 @@ class LocalSession(Session):
         if c is None or c.running is None or self.state.over or c.now_left(c.running, self._clock()) > 0:
             return False
         seat = c.running
-        await self._commit(lambda: self._out_of_time(seat))
+        await self._commit(lambda: self._end("out_of_time", seat))
         return True
 
     async def _commit(self, change: Callable[[], None]) -> None:

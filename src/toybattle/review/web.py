@@ -254,7 +254,8 @@ def routes(ctx: AppContext) -> list[Route]:
             return error_response(job.error, 409)
         return JSONResponse({"state": "working", "done": job.done, "total": job.total})
 
-    async def start(request: Request) -> JSONResponse:
+    async def seat_from_body(request: Request) -> tuple[Session, int, dict[str, Any]] | JSONResponse:
+        """The game and the seat that the body's ``token`` opens, and the body; else the error response."""
         body = await json_object(request)
         if isinstance(body, JSONResponse):
             return body
@@ -262,6 +263,13 @@ def routes(ctx: AppContext) -> list[Route]:
         seat = seat_of(session, body.get("token"))
         if session is None or seat is None:
             return error_response(Said("refused.unknownGame"), 404)
+        return session, seat, body
+
+    async def start(request: Request) -> JSONResponse:
+        found = await seat_from_body(request)
+        if isinstance(found, JSONResponse):
+            return found
+        session, seat, body = found
         effort = EFFORTS.get(str(body.get("effort", "full")))
         if effort is None:
             return error_response(Said("review.refused.effort", efforts=", ".join(EFFORTS)))
@@ -304,21 +312,20 @@ def routes(ctx: AppContext) -> list[Route]:
         n = request.path_params["n"]
         return puzzles[int(n) - 1] if n.isdigit() and len(n) < 4 and 0 < int(n) <= len(puzzles) else None
 
-    async def puzzle_list(request: Request) -> JSONResponse:
+    async def asked(request: Request) -> list[Puzzle] | JSONResponse:
+        """The puzzles of the game and seat that the request's ``?token=`` opens, else the error response."""
         found = await seat_from_query(request)
-        if isinstance(found, JSONResponse):
-            return found
-        puzzles = await own(*found)
+        return found if isinstance(found, JSONResponse) else await own(*found)
+
+    async def puzzle_list(request: Request) -> JSONResponse:
+        puzzles = await asked(request)
         if isinstance(puzzles, JSONResponse):
             return puzzles
         lang = page_language(request)
         return JSONResponse({"puzzles": [summary(p, lang) | {"n": k + 1} for k, p in enumerate(puzzles)]})
 
     async def puzzle(request: Request) -> JSONResponse:
-        found = await seat_from_query(request)
-        if isinstance(found, JSONResponse):
-            return found
-        puzzles = await own(*found)
+        puzzles = await asked(request)
         if isinstance(puzzles, JSONResponse):
             return puzzles
         p = nth(puzzles, request)
@@ -328,13 +335,10 @@ def routes(ctx: AppContext) -> list[Route]:
         return JSONResponse(puzzle_json(p, page_language(request), str(n + 1) if n < len(puzzles) else None))
 
     async def puzzle_answer(request: Request) -> JSONResponse:
-        body = await json_object(request)
-        if isinstance(body, JSONResponse):
-            return body
-        session = await ctx.games.fetch(request.path_params["game"])
-        seat = seat_of(session, body.get("token"))
-        if session is None or seat is None:
-            return error_response(Said("refused.unknownGame"), 404)
+        found = await seat_from_body(request)
+        if isinstance(found, JSONResponse):
+            return found
+        session, seat, body = found
         puzzles = await own(session, seat)
         if isinstance(puzzles, JSONResponse):
             return puzzles

@@ -5,6 +5,7 @@ result is stored and survives a restart; a bad time control, or one for another 
 makes no game. The app's clock is made a test's own clock here (LocalSession._clock), so no test waits a minute."""
 from __future__ import annotations
 
+import sqlite3
 import time
 
 import pytest
@@ -77,6 +78,29 @@ def test_a_clock_that_falls_with_nobody_acting_ends_the_game_for_every_page(clie
     client.portal.call(session._watch_flag)  # as after any change: it finds blue's time gone, and wakes at once
     v = red.until("view")["view"]
     assert v["over"] and v["winner"] == "red" and store.get(g["game"]).reason == "time"
+
+
+def test_a_clock_that_falls_while_the_games_file_is_locked_ends_the_game_once_it_is_free(client, store):
+    """The fault is real: another SQLite connection holds the file (as test_busy_games_file.py does)."""
+    g, session, hands = clocked_game(client)
+    red = SeatSocket(client, g["game"], g["tokens"]["red"])
+    store._db.execute("PRAGMA busy_timeout = 200")
+    other = sqlite3.connect(str(store.path), timeout=0, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        hands.now += 60.5
+        client.portal.call(session._watch_flag)
+        time.sleep(0.6)  # the flag fell, and its result could not be stored: the game stands as it was
+        assert not session.state.over
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    deadline = time.monotonic() + 10
+    while not session.state.over and time.monotonic() < deadline:  # tried again a second later
+        time.sleep(0.1)
+    assert session.state.over and store.get(g["game"]).reason == "time"  # stored...
+    v = red.until("view")["view"]  # ...and every page told
+    assert v["over"] and v["winner"] == "red"
 
 
 @pytest.mark.parametrize("body, said", [

@@ -684,8 +684,9 @@ class LocalSession(Session):
             c.start(due, now)
         self.row.meta["clock"] = c.to_json()
 
-    def _watch_flag(self) -> None:
-        """Be woken when the running clock runs out (the game then ends on time, whoever is looking)."""
+    def _watch_flag(self, at_least: float = 0.0) -> None:
+        """Be woken when the running clock runs out (the game then ends on time, whoever is looking), and not
+        before ``at_least`` seconds."""
         if self._flag is not None:
             self._flag.cancel()
             self._flag = None
@@ -696,15 +697,19 @@ class LocalSession(Session):
             loop = asyncio.get_running_loop()
         except RuntimeError:  # made by a script, not served: nobody to tell
             return
-        delay = max(0.0, c.now_left(c.running, self._clock())) + 0.05
+        delay = max(at_least, c.now_left(c.running, self._clock()) + 0.05)
 
         def fall() -> None:
             self._flag_task = loop.create_task(self._flag_fell())
         self._flag = loop.call_later(delay, fall)
 
     async def _flag_fell(self) -> None:
-        async with self.lock:
-            ran_out = await self._out_of_time_if_due()
+        try:
+            async with self.lock:
+                ran_out = await self._out_of_time_if_due()
+        except Refused:  # the games file would not take the result now (logged): a second later, again
+            self._watch_flag(at_least=1.0)
+            return
         if ran_out:
             await self.changed()
             self.release_if_idle()

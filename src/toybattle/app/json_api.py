@@ -70,3 +70,15 @@ async def seat_from_query(request: Request) -> tuple[Session, int] | JSONRespons
     if session is None or seat is None:
         return error_response(Said("refused.unknownGame"), 404)
     return session, seat
+
+
+async def seat_from_body(request: Request) -> tuple[Session, int, dict[str, Any]] | JSONResponse:
+    """The game and the seat that the JSON body's ``token`` opens, and the body, else the error response."""
+    body = await json_object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    session = await request.app.state.games.fetch(request.path_params["game"])
+    seat = seat_of(session, body.get("token"))
+    if session is None or seat is None:
+        return error_response(Said("refused.unknownGame"), 404)
+    return session, seat, body

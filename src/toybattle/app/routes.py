@@ -16,9 +16,17 @@ from toybattle.store import StoreError
 from . import bot_levels, words
 from .context import AppContext, web_dir
 from .guard import lan_address
-from .json_api import UNAVAILABLE, error_body, error_response, json_object, page_language, seat_from_query
+from .json_api import (
+    UNAVAILABLE,
+    error_body,
+    error_response,
+    json_object,
+    page_language,
+    seat_from_body,
+    seat_from_query,
+)
 from .reference import powers_json, rule_texts, terrain_json, troops_json
-from .session import LocalSession, Refused, echo, level_words, seat_of
+from .session import LocalSession, Refused, echo, level_words
 from .sockets import Connection
 
 
@@ -158,12 +166,11 @@ async def join(request: Request) -> JSONResponse:
 
 async def _host_request(request: Request) -> tuple[LocalSession, int, dict[str, Any]] | JSONResponse:
     """The game and host seat of a POST carrying the host's ``token``, and its body."""
-    body = await json_object(request)
-    if isinstance(body, JSONResponse):
-        return body
-    session = await request.app.state.games.fetch(request.path_params["game"])
-    seat = seat_of(session, body.get("token"))
-    if not isinstance(session, LocalSession) or seat is None:
+    found = await seat_from_body(request)
+    if isinstance(found, JSONResponse):
+        return found
+    session, seat, body = found
+    if not isinstance(session, LocalSession):
         return error_response(Said("refused.unknownGame"), 404)
     try:
         session.guest_seat(seat)

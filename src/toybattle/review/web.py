@@ -39,10 +39,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from toybattle.app.context import AppContext
-from toybattle.app.json_api import error_response, json_object, page_language, seat_from_query
+from toybattle.app.json_api import error_response, page_language, seat_from_body, seat_from_query
 from toybattle.app.pool import BotPool, workers
 from toybattle.app.server import Part
-from toybattle.app.session import Refused, Session, seat_of
+from toybattle.app.session import Refused, Session
 from toybattle.app.view import log_lines, seat_view
 from toybattle.app.words import localize, say
 from toybattle.bots.analysis import Effort
@@ -253,17 +253,6 @@ def routes(ctx: AppContext) -> list[Route]:
         if job.error:
             return error_response(job.error, 409)
         return JSONResponse({"state": "working", "done": job.done, "total": job.total})
-
-    async def seat_from_body(request: Request) -> tuple[Session, int, dict[str, Any]] | JSONResponse:
-        """The game and the seat that the body's ``token`` opens, and the body; else the error response."""
-        body = await json_object(request)
-        if isinstance(body, JSONResponse):
-            return body
-        session = await ctx.games.fetch(request.path_params["game"])
-        seat = seat_of(session, body.get("token"))
-        if session is None or seat is None:
-            return error_response(Said("refused.unknownGame"), 404)
-        return session, seat, body
 
     async def start(request: Request) -> JSONResponse:
         found = await seat_from_body(request)

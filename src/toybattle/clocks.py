@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .rules import SEATS
 from .said import Said
 
 # a time control (issue 28): base seconds on each clock and seconds added after each move, within these bounds
@@ -57,6 +58,14 @@ class Clocks:
         if self.running is not None:
             self.left[self.running] = self.now_left(self.running, now)
             self.running = None
+
+    def view(self, now: float, at: float, running: bool = True) -> dict[str, Any]:
+        """Both clocks for a page, measured at ``now`` (monotonic s) and said as of ``at`` (epoch s): each seat's
+        seconds left and whose runs (none unless ``running``: a game that is not being played), so the page can
+        count the running one down from ``at``."""
+        return {"base": self.base, "increment": self.increment, "at": round(at, 2),
+                "left": {SEATS[s]: round(max(0.0, self.now_left(s, now)), 1) for s in (0, 1)},
+                "running": SEATS[self.running] if self.running is not None and running else None}
 
     def to_json(self) -> dict[str, Any]:
         return {"left": [round(x, 3) for x in self.left], "moves": self.moves}

@@ -280,7 +280,7 @@ class LocalSession(Session):
             self.clocks = Clocks(clock["base"], clock["increment"])
             self.clocks.restore(row.meta.get("clock"))
         self._flag: asyncio.TimerHandle | None = None  # when the running clock runs out
-        self._flag_task: asyncio.Task[None] | None = None
+        self._flag_task: asyncio.Task[None] | None = None  # held: the loop keeps only a weak reference to a task
         try:
             self.record = parse_record(row.record)
         except NotationError as e:
@@ -411,12 +411,8 @@ class LocalSession(Session):
         info = {"id": self.id, "kind": self.kind, "terrain": self.state.b.terrain.id,
                 "first_game": self.state.first_game, "host": self.row.meta.get("host")}
         c = self.clocks
-        if c is not None:  # as an online game's view says it (online/web.py): the page counts the running one down
-            now = self._clock()
-            info["clock"] = None if self.state.over else {
-                "base": c.base, "increment": c.increment, "at": round(time.time(), 2),
-                "left": {SEATS[seat]: round(max(0.0, c.now_left(seat, now)), 1) for seat in (0, 1)},
-                "running": SEATS[c.running] if c.running is not None else None}
+        if c is not None:  # as an online game's view says it: the page counts the running one down
+            info["clock"] = None if self.state.over else c.view(self._clock(), time.time())
         return info
 
     def view(self, seat: int) -> dict[str, Any]:

@@ -394,12 +394,7 @@ class OnlineGame:
         """Both clocks for a view: each seat's seconds left (``left``, by seat name), whose runs (``running``)
         and when this was measured (``at``, epoch s), so a page can count the running one down."""
         c = self.match.clocks if self.match else None
-        if c is None:
-            return None
-        now = time.monotonic()
-        return {"base": c.base, "increment": c.increment, "at": round(time.time(), 2),
-                "left": {SEATS[s]: round(max(0.0, c.now_left(s, now)), 1) for s in (0, 1)},
-                "running": SEATS[c.running] if c.running is not None and self.playing else None}
+        return None if c is None else c.view(time.monotonic(), time.time(), self.playing)
 
     def _lag(self) -> float:
         return statistics.median(self.round_trips) if self.round_trips else 0.0

@@ -1,7 +1,7 @@
 // The puzzles, screens of the app's one page (app.js routes to them): the list with the solver's streak and
-// rating at #/puzzles, one puzzle at #/puzzles/ID. The built-in set, and the puzzles drawn from this player's own
-// reviewed games (ID "mine:GAME:N", asked for with the game's token from "Your games"). A puzzle is a position where one tap is clearly best; the
-// board and the rack are the game's own (board.js, rack.js, choice.js), the taps mean what the server's view
+// rating at #/puzzles, one puzzle at #/puzzles/ID: the built-in set, and the puzzles drawn from this player's own
+// reviewed games (ID "mine:GAME:N", asked for with the game's token from "Your games"). A puzzle is a position
+// where one tap is clearly best; the board and the rack are the game's own (board.js, rack.js, choice.js), the taps mean what the server's view
 // says, and the server judges the answer: this page holds no rule and never knows the answer before it is told.
 // The streak and the rating (an Elo-like figure against each puzzle's difficulty) are kept in this browser.
 import { t as tr, seatName, langSwitch } from "./i18n.js";
@@ -69,7 +69,11 @@ export function scored(score, puzzle, correct, hinted) {
 const MINE = /^mine:([A-Za-z0-9_-]{1,64}):([1-9][0-9]{0,2})$/;
 const MOST_GAMES = 20;  // the latest finished games whose puzzles the list shows
 
-function tokenOf(entry) { return entry.tokens.blue || entry.tokens.red; }
+/** The address of a saved game's puzzles, and the token that opens them. */
+function mineOf(game, entry) {
+  const token = entry.tokens.blue || entry.tokens.red;
+  return { base: `/api/review/${game}/puzzles`, token, q: `?token=${encodeURIComponent(token)}` };
+}
 
 /** The addresses of puzzle `id` (built-in, or one of a game of "Your games"), or null for a game this browser
  * does not hold. */
@@ -83,9 +87,7 @@ function sourceOf(id) {
   const [, game, n] = m;
   const entry = saved.get(game);
   if (!entry) return null;
-  const token = tokenOf(entry);
-  const q = `?token=${encodeURIComponent(token)}`;
-  const base = `/api/review/${game}/puzzles`;
+  const { base, token, q } = mineOf(game, entry);
   return { one: `${base}/${n}${q}`, list: `${base}${q}`, answer: (action) => [`${base}/${n}/answer`, { token, action }],
     idOf: (p) => `mine:${game}:${p.n}`, nextId: (next) => next && `mine:${game}:${next}` };
 }
@@ -94,9 +96,10 @@ function sourceOf(id) {
  * reviewed (or gone from the app) has none, and says nothing. */
 async function minePuzzles() {
   const games = saved.read().games.filter(([, e]) => e.summary && e.summary.over).slice(0, MOST_GAMES);
-  const lists = await Promise.allSettled(games.map(([id, e]) =>
-    getJSON(`/api/review/${id}/puzzles?token=${encodeURIComponent(tokenOf(e))}`)
-      .then((data) => data.puzzles.map((p) => ({ ...p, id: `mine:${id}:${p.n}` })))));
+  const lists = await Promise.allSettled(games.map(([id, e]) => {
+    const { base, q } = mineOf(id, e);
+    return getJSON(base + q).then((data) => data.puzzles.map((p) => ({ ...p, id: `mine:${id}:${p.n}` })));
+  }));
   return lists.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
 }
 

@@ -136,6 +136,37 @@ def test_start_and_every_control_of_a_game_fit_one_phone_screen(handset, base):
     readable(page)
 
 
+def test_a_full_rack_keeps_every_tile_on_a_phone_screen(handset, live_server):
+    """Eight tiles (the rack's cap) on 360 px: no sideways scroll, every tile in reach and named for a screen
+    reader; its names are shown again once the tiles fit (French names are the widest)."""
+    page = handset
+    start_game(page, live_server.url, terrain="castle", level="random", first="blue")
+    page.wait_for_function(ME_TURN)
+    assert page.locator("#rack .rack-tile").count() < 7
+    assert page.eval_on_selector("#rack", "r => !r.classList.contains('compact')")
+    assert all(name.is_visible() and name.bounding_box()["width"] > 20
+               for name in page.locator("#rack .rack-name").all())  # a short rack shows its names
+    for _ in range(8):  # draw until the rack holds 8 (an XB-42 may take one away between two draws)
+        if not page.locator("#btn-draw").count():
+            break
+        before = page.eval_on_selector("#board", "b => b.dataset.ply")
+        page.locator("#btn-draw").tap()
+        page.wait_for_function("(p) => document.querySelector('#board').dataset.ply !== p", arg=before)
+        page.wait_for_function(ME_TURN)
+    assert page.locator("#rack .rack-tile").count() == 8
+    assert page.eval_on_selector("#rack", "r => r.scrollWidth <= r.clientWidth + 1")  # no sideways scroll
+    assert outside(page, GAME_CONTROLS) == []
+    readable(page)
+    for tile in page.locator("#rack .rack-tile").all():
+        name = tile.aria_snapshot()
+        assert re.search(r"(strength|force) \d|joker", name), name
+        assert tile.locator(".rack-name").text_content().strip() in name, name
+    # placing one frees room: a wider screen (the phone turned) shows the names again
+    page.set_viewport_size({"width": 640, "height": 360})
+    page.wait_for_function("!document.querySelector('#rack').classList.contains('compact')")
+    assert page.locator("#rack .rack-name").first.bounding_box()["width"] > 20
+
+
 def test_a_replay_shows_its_step_buttons_on_screen(handset, base):
     page = handset
     start_game(page, base, kind="hotseat", terrain="castle", level=None, first="blue")

@@ -6,7 +6,7 @@ import { $, h, fill, svgEl, badge, other } from "./dom.js";
 import { getMeta, getTerrain, troop, troopName, stackWords, terrainInfo, meta, offers } from "./data.js";
 import { troopCard, laidCard, nodeCard, regionCard, counterCard, isHint } from "./cards.js";
 import { Choice, choiceButtons } from "./choice.js";
-import { rackTiles } from "./rack.js";
+import { fitRack, rackTiles } from "./rack.js";
 import { seatStrip } from "./strip.js";
 import { openSheet, closeSheet } from "./sheet.js";
 import { coverFor, endScreen, menuSheet, discardSheet, handbookSheet, inviteSheet } from "./overlays.js";
@@ -357,6 +357,7 @@ export class PlayScreen {
     const tiles = rackTiles(v, this.choice, { onPick: (code, k, ev) => this.pick(code, k, ev),
       onLaid: (code) => this.showCard(laidCard(code, v.seat)) });
     fill($("#rack"), ...tiles, tiles.length ? null : h("span", { class: "muted small" }, T.rackEmpty));
+    fitRack($("#rack"));
   }
 
   renderSide() {

@@ -9,7 +9,7 @@ import { drawBoard, focusBoard } from "./board.js";
 import { h as el, svgEl, cap } from "./dom.js";
 import { getJSON, getMeta, getTerrain, troopName, stackWords } from "./data.js";
 import { Choice, choiceButtons } from "./choice.js";
-import { rackTiles } from "./rack.js";
+import { fitRack, rackTiles } from "./rack.js";
 import { saved } from "./saved.js";
 
 /** The puzzles' addresses (hash routes of the app's page). */
@@ -240,13 +240,13 @@ function drawPuzzleBoard(st) {
 function rackButtons(st) {
   const placing = st.choice.canPick(st.view) && !st.result;
   if (!st.view.rack.length) return null;
-  return el("div", { class: "rack", "aria-label": tr("play.yourRack") },
+  return fitRack(el("div", { class: "rack", "aria-label": tr("play.yourRack") },
     rackTiles(st.view, st.choice, { disabled: !placing, onPick: (code, k, ev) => {
       st.choice.pick(code, k);
       st.refused = "";
       render(st);
       if (ev && ev.detail === 0 && st.choice.picked) focusBoard(st.svg);  // a keyboard pick goes on to the board
-    } }));
+    } })));
 }
 
 function verdict(st) {

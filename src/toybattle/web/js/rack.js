@@ -25,5 +25,19 @@ export function rackTiles(view, choice, { onPick, onLaid, disabled = false }) {
   return [...tiles, ...laid];
 }
 
+/** Keep `rack` (a .rack element) on one line: when its tiles would need a sideways scroll, they show their
+ * pictures only (each picture's strength names its troop; the name stays for a screen reader). Measured, as
+ * names differ in width by language; again whenever the rack's width changes. Returns `rack`. */
+export function fitRack(rack) {
+  const fit = () => {
+    rack.classList.remove("compact");
+    if (rack.scrollWidth > rack.clientWidth + 1) rack.classList.add("compact");
+  };
+  if (!fitted.has(rack)) { fitted.add(rack); new ResizeObserver(fit).observe(rack); }
+  fit();
+  return rack;
+}
+const fitted = new WeakSet();
+
 // a tile's picture repeats what the button's name says
 function quiet(svg) { svg.setAttribute("aria-hidden", "true"); return svg; }

@@ -138,7 +138,8 @@ def test_start_and_every_control_of_a_game_fit_one_phone_screen(handset, base):
 
 def test_a_full_rack_keeps_every_tile_on_a_phone_screen(handset, live_server):
     """Eight tiles (the rack's cap) on 360 px: no sideways scroll, every tile in reach and named for a screen
-    reader; its names are shown again once the tiles fit (French names are the widest)."""
+    reader; the same with the phone turned sideways; the names are shown again once the tiles fit (French names
+    are the widest)."""
     page = handset
     start_game(page, live_server.url, terrain="castle", level="random", first="blue")
     page.wait_for_function(ME_TURN)
@@ -161,8 +162,15 @@ def test_a_full_rack_keeps_every_tile_on_a_phone_screen(handset, live_server):
         name = tile.aria_snapshot()
         assert re.search(r"(strength|force) \d|joker", name), name
         assert tile.locator(".rack-name").text_content().strip() in name, name
-    # placing one frees room: a wider screen (the phone turned) shows the names again
+    # the phone turned sideways: the board takes the left of the screen at nearly its whole height, the
+    # rest stands beside it, all of it in reach
     page.set_viewport_size({"width": 640, "height": 360})
+    page.wait_for_function("document.querySelector('#board').getBoundingClientRect().height > 280")
+    assert page.evaluate("document.querySelector('#board').getBoundingClientRect().right") <= 320
+    assert outside(page, GAME_CONTROLS) == []
+    readable(page)
+    # a screen with room for them shows the names again
+    page.set_viewport_size({"width": 1024, "height": 768})
     page.wait_for_function("!document.querySelector('#rack').classList.contains('compact')")
     assert page.locator("#rack .rack-name").first.bounding_box()["width"] > 20
 

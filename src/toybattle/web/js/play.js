@@ -121,7 +121,7 @@ export class PlayScreen {
           h("div", { class: "controls" }, h("div", { class: "strip me", id: "me" }), h("div", { class: "buttons", id: "buttons" })),
           h("div", { class: "rack", id: "rack", role: "group", "aria-label": t("play.yourRack") })),
         h("aside", { class: "side" },
-          h("div", { class: "side-card", id: "side-card" }),
+          h("div", { class: "side-card", id: "side-card", "data-empty": t("play.sideCardEmpty") }),
           h("div", { class: "side-discard", id: "side-discard" }),
           h("div", { class: "side-log", id: "side-log" }))),
       h("div", { class: "sr-only", id: "announce", "aria-live": "polite" }));

@@ -371,6 +371,13 @@ class Visit:
         m = self.wait_mark("board")
         return (m["board"] - m["press"]) / 1000, (m["board"] - nav) / 1000
 
+    def stages(self) -> dict[str, float]:
+        """Where the wait went: each start-up stage the worker reported (net.js marks them: worker, python or
+        restored, unpacked, imported, ready), in seconds from the navigation start."""
+        marks = self.page.evaluate("performance.getEntriesByType('mark').filter((m) => m.name.startsWith("
+                                   "'toybattle:')).map((m) => [m.name.slice(10), m.startTime / 1000])")
+        return {name: round(at, 3) for name, at in marks}
+
     def learn(self) -> float:
         """From the game back to the home (history), then the home's Learn link to Learn's list."""
         self.page.go_back(wait_until="commit")
@@ -417,6 +424,7 @@ def one_run(pw: Any, host: Host, a: Path, b: Path | None, quota: Quota | None, t
             try:
                 r: dict[str, Any] = {"home_s": v.home(host.url)}
                 r["board_from_press_s"], r["board_from_nav_s"] = v.board()
+                r["stages_s"] = v.stages()
                 r["learn_s"] = v.learn()
                 v.installed()
                 if visit == "cold":  # a returning player's visit restores the snapshot the first one made
@@ -432,6 +440,7 @@ def one_run(pw: Any, host: Host, a: Path, b: Path | None, quota: Quota | None, t
             log(f"  {visit}: home {r['home_s']:.2f} s, board {r['board_from_press_s']:.2f} s from Start "
                 f"({r['board_from_nav_s']:.2f} s from navigation), Learn {r['learn_s']:.2f} s, "
                 f"{r['bytes'] / 1e6:.2f} MB{kept}")
+            log("    stages from navigation: " + ", ".join(f"{k} {t:.2f} s" for k, t in r["stages_s"].items()))
         if b is not None:
             host.serve(b)
             host.reset()

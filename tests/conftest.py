@@ -53,6 +53,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=rank)
 
 
+@pytest.fixture(autouse=True)
+def english_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line follows the system's language (toybattle.cli_lang): the tests that read its English
+    run in an English system whatever the machine's locale; a test of another language sets its own."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

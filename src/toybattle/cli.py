@@ -3,9 +3,10 @@
 Every area's cli module exposes ``register(subparsers)`` which adds its parsers with
 ``set_defaults(run=FUNC)``; FUNC(args) returns an exit code; ``COMMANDS`` says which area has
 which command. Errors meant for the user are raised as ``UserError`` (toybattle.errors) and
-printed as one line, never as a traceback. This is the product's entry point, so it is also
-where the parts meet: ``serve`` gets the app with the Learn section and online rooms plugged
-in (toybattle.assembly).
+printed as one line, never as a traceback. The command line speaks the user's language, English or
+French (toybattle.cli_lang: chosen from the environment, as gettext does), argparse's own texts
+included. This is the product's entry point, so it is also where the parts meet: ``serve`` gets
+the app with the Learn section and online rooms plugged in (toybattle.assembly).
 """
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from . import __version__
+from . import __version__, cli_lang
 from .errors import UserError
+from .said import Said, of_error, say
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -91,30 +93,40 @@ COMMANDS: dict[str, Callable[[], Register]] = {
 }
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser for every command, or only for ``only``'s area."""
-    parser = argparse.ArgumentParser(prog="toybattle", description="Play Toy Battle: rules engine, bots, app.")
-    parser.add_argument("--version", action="version", version=f"toybattle {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    areas = [COMMANDS[only]] if only else list(dict.fromkeys(COMMANDS.values()))
-    for area in areas:
-        area()(sub)
+def build_parser(only: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
+    """The parser for every command, or only for ``only``'s area, in language ``lang`` (its help, its
+    errors and argparse's own texts)."""
+    cli_lang.install()
+    with cli_lang.using(lang):
+        parser = cli_lang.Parser(prog="toybattle", description=Said("cli.help.description"))
+        parser.add_argument("--version", action="version", version=f"toybattle {__version__}",
+                            help=Said("cli.help.version"))
+        sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+                   parser.add_subparsers(dest="command", metavar=say(Said("cli.metavar.command"), lang)))
+        areas = [COMMANDS[only]] if only else list(dict.fromkeys(COMMANDS.values()))
+        for area in areas:
+            area()(sub)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, lang: str | None = None) -> int:
+    """Run the command ``argv`` (the process's arguments by default) in ``lang`` (by default the user's
+    language, from the environment: cli_lang.system_lang); its exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    lang = cli_lang.system_lang() if lang is None else lang
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version")):
         argv = [DEFAULT_COMMAND] + argv
-    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None, lang=lang)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    if getattr(args, "lang", None) is None:  # what a command prints is in the user's language (review: --lang)
+        args.lang = lang
     try:
         return int(args.run(args) or 0)
     except UserError as e:
-        print(f"toybattle {args.command}: {e}", file=sys.stderr)
+        print(say(Said("cli.error.line", name=args.command, why=of_error(e)), args.lang), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .errors import UserError
+from .errors import UserError, os_words
 from .rules import (
     SEATS,
     TERRAIN_IDS,
@@ -32,36 +32,36 @@ from .rules.state import DECISION_NAMES, NODE_DECISIONS
 from .rules.terrain import Node
 from .rules.troops import KWAK, code
 from .rules.troops import name as troop_name
+from .said import Said, catalogue, of_error, say
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("replay", help="replay a game record and print the final position")
-    p.add_argument("file")
+    p = sub.add_parser("replay", help=Said("cli.replay.help"))
+    p.add_argument("file", metavar=Said("cli.metavar.file"))
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print everything the final position holds, as JSON "
-                     "(shape in docs/notation.md)")
-    out.add_argument("--position", action="store_true", help="print the final position as a .tbp position")
+    out.add_argument("--json", action="store_true", help=Said("cli.replay.help.json"))
+    out.add_argument("--position", action="store_true", help=Said("cli.replay.help.position"))
     p.set_defaults(run=cmd_replay)
-    p = sub.add_parser("legal", help="list the legal actions at a position's decision (or after a record)")
-    p.add_argument("file", help="a position (.tbp) or a game record (.tbr)")
+    p = sub.add_parser("legal", help=Said("cli.legal.help"))
+    p.add_argument("file", metavar=Said("cli.metavar.file"), help=Said("cli.legal.help.file"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_legal)
-    p = sub.add_parser("terrains", help="list the terrains (--json: every node, path and region)")
+    p = sub.add_parser("terrains", help=Said("cli.terrains.help"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_terrains)
-    p = sub.add_parser("bench", help="measure the rules engine on one core")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement round (default 3)")
-    p.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported (default 5)")
-    p.add_argument("--mix", action="store_true", help="cycle through all terrains and both modes instead of "
-                   "Castle Field, standard mode")
+    p = sub.add_parser("bench", help=Said("cli.bench.help"))
+    p.add_argument("--seconds", type=float, default=3.0, metavar=Said("cli.metavar.seconds"),
+                   help=Said("cli.bench.help.seconds"))
+    p.add_argument("--rounds", type=int, default=5, metavar=Said("cli.metavar.rounds"),
+                   help=Said("cli.bench.help.rounds"))
+    p.add_argument("--mix", action="store_true", help=Said("cli.bench.help.mix"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_bench)
-    p = sub.add_parser("perft", help="count the leaves of the tree of legal actions from a deal, depth by depth "
-                       "(pins the move generator: tests/rules/test_perft.py)")
-    p.add_argument("depth", type=int, help="the deepest depth counted (1 and up)")
+    p = sub.add_parser("perft", help=Said("cli.perft.help"))
+    p.add_argument("depth", type=int, metavar=Said("cli.metavar.depth"), help=Said("cli.perft.help.depth"))
     p.add_argument("--terrain", default="castle", choices=TERRAIN_IDS)
-    p.add_argument("--first-game", action="store_true", help="the first-game mode (special bases plain)")
-    p.add_argument("--seed", type=int, default=7, help="the deal's seed (default 7)")
+    p.add_argument("--first-game", action="store_true", help=Said("cli.help.firstGamePlain"))
+    p.add_argument("--seed", type=int, default=7, metavar=Said("cli.metavar.seed"), help=Said("cli.perft.help.seed"))
     p.set_defaults(run=cmd_perft)
 
 
@@ -70,7 +70,7 @@ def _read(path: str) -> str:
         with open(path, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise UserError(Said("cli.error.cannotRead", name=path, why=os_words(e))) from None
 
 
 def _tile_name(t: int) -> str | None:
@@ -112,8 +112,8 @@ def summary(s: State) -> dict[str, Any]:
     }
 
 
-_HOW = {"hq": "captured the enemy H.Q.", "medals": "reached the medal objective",
-        "stuck": "the other player could not act", "conceded": "the other player conceded"}
+_HOW = {"hq": "cli.replay.how.hq", "medals": "cli.replay.how.medals", "stuck": "cli.replay.how.stuck",
+        "conceded": "cli.replay.how.conceded"}  # how a game ended, as `replay` says it
 
 
 def _game(args: argparse.Namespace, read: Callable[[str], State]) -> State | None:
@@ -121,9 +121,10 @@ def _game(args: argparse.Namespace, read: Callable[[str], State]) -> State | Non
     try:
         return read(_read(args.file))
     except NotationError as e:
-        raise UserError(f"{args.file}: {e}") from None
+        raise UserError(Said("cli.error.inFile", name=args.file, why=of_error(e))) from None
     except IllegalAction as e:
-        print(f"toybattle {args.command}: {args.file}: {e}", file=sys.stderr)
+        line = Said("cli.error.line", name=args.command, why=Said("cli.error.inFile", name=args.file, why=of_error(e)))
+        print(say(line, args.lang), file=sys.stderr)
         return None
 
 
@@ -138,19 +139,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
+    lang = args.lang
     if s.over:
-        print(f"{out['winner']} won: {_HOW.get(s.reason, s.reason)}")
+        how = Said(_HOW[s.reason]) if s.reason in _HOW else s.reason
+        print(say(Said("cli.replay.won", seat=out["winner"], how=how), lang))
     else:
-        print(f"not over: {s.describe_decision()}")
-    print(f"terrain {out['terrain']} ({out['mode']}), {out['actions']} actions")
+        print(say(Said("cli.replay.notOver", what=s.describe_decision()), lang))
+    print(say(Said("cli.replay.terrain", terrain=out["terrain"], kind=out["mode"], n=out["actions"]), lang))
     for x in SEATS:
-        print(f"{x}: {out['medals'][x]}/{out['objective'][x]} medals, rack {out['rack'][x]}, "
-              f"reserve {out['reserve'][x]}")
-    for node, st in out["stacks"].items():
-        print(f"  {node:>3}: " + ", ".join(st) + "  (bottom to top)")
-    print("discard: " + (", ".join(out["discard"]) or "empty"))
-    print("claimed: " + (", ".join(f"region {k} {w}" for k, w in out["claimed"].items()) or "none"))
+        print(say(Said("cli.replay.seat", seat=x, n=out["medals"][x], objective=out["objective"][x],
+                       k=out["rack"][x], total=out["reserve"][x]), lang))
+    b = s.b
+    for i, st in enumerate(s.stacks):
+        if st:
+            tiles = ", ".join(_tile_words(t, lang) for t in st)
+            print("  " + say(Said("cli.replay.stack", node=f"{b.ids[i]:>3}", words=tiles), lang))
+    print(say(Said("cli.replay.discard", words=", ".join(_tile_words(t, lang) for t in s.discard)
+                   or Said("cli.replay.empty")), lang))
+    claimed = [say(Said("cli.replay.region", region=k, seat=w), lang) for k, w in out["claimed"].items()]
+    print(say(Said("cli.replay.claimed", words=", ".join(claimed) or Said("cli.replay.noRegion")), lang))
     return 0
+
+
+def _tile_words(t: int, lang: str) -> str:
+    """A seat's tile in words ("blue Jumbo", "Mastok bleu")."""
+    return say(Said("cli.replay.tile", seat=SEATS[t >> 4], troop=t & 15), lang)
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
@@ -167,12 +180,12 @@ def cmd_legal(args: argparse.Namespace) -> int:
         print(json.dumps({"decision": DECISION_NAMES[s.decision], "deciding": s.describe_decision(),
                           "actions": rows}, indent=1))
         return 0
-    print(s.describe_decision())
+    print(say(s.describe_decision(), args.lang))
     for r in rows:
         extra = f"  p={r['probability']:.3f}" if "probability" in r else ""
-        print(f"  {r['action']:<14} {r['means']}{extra}")
+        print(f"  {r['action']:<14} {say(r['means'], args.lang)}{extra}")
     if not rows:
-        print("  (none)")
+        print("  " + say(Said("cli.legal.none"), args.lang))
     return 0
 
 
@@ -205,7 +218,7 @@ def terrain_rows() -> list[dict[str, Any]]:
         try:
             rows.append(terrain_graph(load_terrain(tid)))
         except TerrainError as e:
-            raise UserError(str(e)) from None
+            raise UserError(of_error(e)) from None
     return rows
 
 
@@ -214,14 +227,30 @@ def cmd_terrains(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print(f"{'id':<12}{'name':<18}{'goal':>5}{'H.Q.':>6}{'bases':>7}{'paths':>7}{'regions':>9}{'medals':>8}"
-          "  special bases")
-    for r in rows:
-        sp = ", ".join(f"{k} {v}" for k, v in r["special"].items()) or "none"
-        print(f"{r['id']:<12}{r['name']:<18}{r['objective']['blue']:>2}/{r['objective']['red']:<2}"
-              f"{len(r['hq']['blue']):>3}/{len(r['hq']['red']):<2}{len(r['bases']):>7}{len(r['paths']):>7}"
-              f"{len(r['regions']):>9}{r['medals']:>8}  {sp}")
+    lang = args.lang
+    # the columns' headings, one catalogue entry: "id|name|goal|H.Q.|bases|paths|regions|medals|special bases"
+    c = say(Said("cli.terrains.columns"), lang).split("|")
+    names = [r["name_fr"] if lang == "fr" else r["name"] for r in rows]
+    w = [max(18, *(len(n) + 1 for n in names))] + [max(width, len(h) + 1) for width, h in zip((7, 7, 9, 8), c[4:8],
+                                                                                              strict=True)]
+    print(f"{c[0]:<12}{c[1]:<{w[0]}}{c[2]:>5}{c[3]:>6}{c[4]:>{w[1]}}{c[5]:>{w[2]}}{c[6]:>{w[3]}}{c[7]:>{w[4]}}  {c[8]}")
+    for r, name in zip(rows, names, strict=True):
+        sp = ", ".join(f"{k} {_special_words(v, lang)}" for k, v in r["special"].items()) \
+            or say(Said("cli.terrains.none"), lang)
+        print(f"{r['id']:<12}{name:<{w[0]}}{r['objective']['blue']:>2}/{r['objective']['red']:<2}"
+              f"{len(r['hq']['blue']):>3}/{len(r['hq']['red']):<2}{len(r['bases']):>{w[1]}}{len(r['paths']):>{w[2]}}"
+              f"{len(r['regions']):>{w[3]}}{r['medals']:>{w[4]}}  {sp}")
     return 0
+
+
+def _special_words(special: str, lang: str) -> str:
+    """A special base as ``terrains`` lists it: the troops a restricted base takes, or its power: by its key in
+    English (``recall``, as --json and the terrain files name it), by its name in another language."""
+    if special.startswith("restricted: "):
+        return say(Said("cli.terrains.restricted", text=special.removeprefix("restricted: ")), lang)
+    if lang == "en" or f"power.{special}" not in catalogue(lang):
+        return special
+    return say(Said(f"power.{special}"), lang)
 
 
 def random_game(seed: int, terrain: str, first_game: bool, rng: random.Random) -> int:
@@ -289,25 +318,30 @@ def bench(seconds: float, rounds: int, mix: bool = False) -> dict[str, Any]:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0 or args.rounds < 1:
-        raise UserError("--seconds must be > 0 and --rounds >= 1")
+        raise UserError(Said("cli.bench.error.args"))
     r = bench(args.seconds, args.rounds, args.mix)
     if args.json:
         print(json.dumps(r, indent=1))
     else:
-        print(f"build: {r['build']} (Python {r['python']})")
-        print(f"random full games per second: {r['random_games_per_s']}")
-        print(f"legal-action listings per second: {r['legal_listings_per_s']}")
-        print(f"({r['method']}; {r['rounds']} rounds of {r['seconds_per_round']} s, one core)")
+        lang = args.lang
+        built = Said("cli.bench.pure") if r["build"] == "pure Python" else Said("cli.bench.compiled")
+        print(say(Said("cli.bench.build", kind=built, name=r["python"]), lang))
+        print(say(Said("cli.bench.games", n=str(r["random_games_per_s"])), lang))
+        print(say(Said("cli.bench.listings", n=str(r["legal_listings_per_s"])), lang))
+        where = Said("cli.bench.onMix") if args.mix else Said("cli.bench.onCastle")
+        print(say(Said("cli.bench.method", what=where, n=r["rounds"], m=f"{r['seconds_per_round']}"), lang))
     return 0
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
     if args.depth < 1:
-        raise UserError(f"the depth is 1 or more, not {args.depth}")
+        raise UserError(Said("cli.perft.error.depth", n=args.depth))
     start = State.new(args.terrain, args.first_game, seed=args.seed)
     for depth in range(1, args.depth + 1):
         t = time.perf_counter()
         leaves = perft(start, depth)
         took = time.perf_counter() - t
-        print(f"depth {depth} {leaves} leaves  {took:.3f} s  {leaves / took if took else 0:,.0f} leaves/s")
+        rate = f"{leaves / took if took else 0:,.0f}"
+        print("  ".join([say(Said("cli.perft.depth", n=depth, k=leaves), args.lang), f"{took:.3f} s",
+                         say(Said("cli.perft.rate", n=rate), args.lang)]))
     return 0

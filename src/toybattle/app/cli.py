@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from toybattle.errors import UserError
+from toybattle.said import Said, of_error, say
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -26,26 +27,20 @@ DEFAULT_PORT = 8765
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], build_app: AppBuilder) -> None:
-    p = sub.add_parser("serve", help="play in the browser: start the app's server (the default command)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 lets devices on your network join)")
-    p.add_argument("--port", type=int, default=None,
-                   help=f"port (default {DEFAULT_PORT}, or a free one if that is taken; 0 = any free port)")
-    p.add_argument("--db", default=None,
-                   help="games file (default $TOYBATTLE_DB, else games.sqlite3 in your data folder, "
-                        "~/.local/share/toybattle on Linux)")
-    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                   help="each bot move appears this long after it began, or after the bot level's time budget if "
-                        "longer, however long the bot thought, so its moves can be followed and their timing "
-                        "tells nothing of its options (default 0.6; 0 answers as soon as it has thought)")
+    p = sub.add_parser("serve", help=Said("cli.serve.help"))
+    p.add_argument("--host", default="127.0.0.1", metavar=Said("cli.metavar.host"), help=Said("cli.serve.help.host"))
+    p.add_argument("--port", type=int, default=None, help=Said("cli.serve.help.port", n=DEFAULT_PORT))
+    p.add_argument("--db", default=None, help=Said("cli.serve.help.db"))
+    p.add_argument("--no-browser", action="store_true", help=Said("cli.serve.help.noBrowser"))
+    p.add_argument("--bot-delay", type=float, default=0.6, metavar=Said("cli.metavar.seconds"),
+                   help=Said("cli.serve.help.botDelay"))
     p.set_defaults(run=lambda args: cmd_serve(args, build_app))
 
 
 def _bind(host: str, port: int | None) -> socket.socket:
     tries = [DEFAULT_PORT, 0] if port is None else [port]
     if not 0 <= tries[0] <= 65535:
-        raise UserError(f"port must be between 0 and 65535, not {port}")
+        raise UserError(Said("cli.serve.error.port", n=str(port)))
     last = None
     for p in tries:
         try:
@@ -61,23 +56,24 @@ def _bind(host: str, port: int | None) -> socket.socket:
             return sock
         except OSError as e:
             last = e
-    raise UserError(f"cannot listen on {host}:{tries[-1]}: {getattr(last, 'strerror', None) or last}")
+    raise UserError(Said("cli.serve.error.listen", address=f"{host}:{tries[-1]}",
+                         why=getattr(last, "strerror", None) or str(last)))
 
 
 def cmd_serve(args: argparse.Namespace, build_app: AppBuilder) -> int:
     from toybattle.store import Store, StoreError, WriterLock, default_path
 
     if args.bot_delay < 0:
-        raise UserError("--bot-delay cannot be negative")
+        raise UserError(Said("cli.serve.error.botDelay"))
     try:  # one server per games file, for as long as it runs; taken before the file is even opened
         writer = WriterLock(args.db or default_path())
     except StoreError as e:
-        raise UserError(str(e)) from None
+        raise UserError(of_error(e)) from None
     try:
         try:
             store = Store(args.db)
         except StoreError as e:
-            raise UserError(str(e)) from None
+            raise UserError(of_error(e)) from None
         try:
             return _serve(args, build_app, store)
         finally:
@@ -103,7 +99,7 @@ def _serve(args: argparse.Namespace, build_app: AppBuilder, store: Store) -> int
             if server.should_exit:
                 return
             await asyncio.sleep(0.05)
-        print(f"Toy Battle is ready at {url}  (games kept in {store.path}; Ctrl+C to stop)", flush=True)
+        print(say(Said("cli.serve.ready", url=url, name=str(store.path)), args.lang), flush=True)
         if not args.no_browser:
             await asyncio.to_thread(webbrowser.open, url)
 

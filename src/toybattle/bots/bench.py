@@ -7,14 +7,15 @@ look like real play; the median over them is reported (docs/benchmarks.md).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
 import time
 from typing import Any
 
+from .. import cli_lang
 from ..rules import State, observation
+from ..said import Said, say
 from . import LEVELS, level, make_bot
 from .players import SearchBot, simulations_per_second
 
@@ -61,10 +62,13 @@ def measure(positions: list[State], names: list[str] | None = None) -> dict[str,
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--positions", type=int, default=60)
-    p.add_argument("--terrain", default="castle")
-    p.add_argument("--level", action="append", help="measure this level (repeatable; default: the ladder)")
+    lang = cli_lang.system_lang()  # the user's language, as the toybattle command's (toybattle.cli_lang)
+    cli_lang.install()
+    p = cli_lang.Parser(description=Said("cli.benchBots.description"), lang=lang)
+    p.add_argument("--positions", type=int, default=60, metavar=Said("cli.metavar.positions"))
+    p.add_argument("--terrain", default="castle", metavar="TERRAIN")
+    p.add_argument("--level", action="append", metavar=Said("cli.metavar.level"),
+                   help=Said("cli.benchBots.help.level"))
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     r = measure(sample_positions(args.positions, args.terrain), args.level)
@@ -72,12 +76,15 @@ def main() -> None:
         print(json.dumps(r, indent=1))
         return
     for name, row in r["levels"].items():
-        work = "simulations" if level(name).kind == "search" else "positions scored"
-        sims = f", {row['median_simulations']:.0f} {work}" if row["median_simulations"] is not None else ""
-        print(f"{name:<8} budget {row['budget_s']:.1f} s: median {1000 * row['median_s']:.1f} ms, "
-              f"max {1000 * row['max_s']:.0f} ms{sims}")
-    print(f"determinized simulations per second (one core, median of 20 positions): "
-          f"{r['simulations_per_s_median']:.0f}")
+        times = {"name": f"{name:<8}", "a": f"{row['budget_s']:.1f}", "m": f"{1000 * row['median_s']:.1f}",
+                 "k": f"{1000 * row['max_s']:.0f}"}
+        if row["median_simulations"] is None:
+            print(say(Said("cli.benchBots.level", **times), lang))
+            continue
+        work = "cli.benchBots.simulations" if level(name).kind == "search" else "cli.benchBots.scored"
+        print(say(Said("cli.benchBots.levelWork", **times, words=Said(work, n=f"{row['median_simulations']:.0f}")),
+                  lang))
+    print(say(Said("cli.benchBots.speed", n=f"{r['simulations_per_s_median']:.0f}"), lang))
 
 
 if __name__ == "__main__":

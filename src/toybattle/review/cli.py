@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from ..bots.analysis import Effort
-from ..errors import UserError
+from ..errors import UserError, os_words
 from ..rules import SEATS, IllegalAction, NotationError, parse_record
 from ..rules.terrain import load_terrain
-from ..said import LANGS, Said, say
+from ..said import LANGS, Said, of_error, say
 from .game import REVIEW_EFFORT, Review, analyse
 from .puzzles import builtin_puzzles, check_puzzle
 
@@ -21,19 +21,18 @@ REASONS = {"hq": "review.reason.hq", "medals": "review.reason.medals", "stuck": 
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("review", help="review a finished game: each side's winning chance after every turn, "
-                                      "its costliest turns and the better move")
-    p.add_argument("file", help="a game record file (.tbr)")
-    p.add_argument("--seat", choices=SEATS, help="use only this seat's information (an online game's side); "
-                                                 "default: each seat's own, for both")
-    p.add_argument("--json", action="store_true", help="print the review as JSON (the app's data)")
-    p.add_argument("--lang", choices=LANGS, default="en", help="the language of the text (default: en)")
+    p = sub.add_parser("review", help=Said("cli.review.help"))
+    p.add_argument("file", metavar=Said("cli.metavar.file"), help=Said("cli.review.help.file"))
+    p.add_argument("--seat", choices=SEATS, help=Said("cli.review.help.seat"))
+    p.add_argument("--json", action="store_true", help=Said("cli.review.help.json"))
+    # None: the command line's language (toybattle.cli sets it from the environment)
+    p.add_argument("--lang", choices=LANGS, default=None, help=Said("cli.review.help.lang"))
     p.add_argument("--samples", type=int, default=None, help=argparse.SUPPRESS)  # tests: a smaller effort
     p.set_defaults(run=cmd_review)
-    p = sub.add_parser("puzzles", help="the built-in puzzles; --check re-verifies each one with the engine")
-    p.add_argument("--check", action="store_true", help="verify every built-in puzzle; exit 1 if any fails")
-    p.add_argument("--list", action="store_true", help="list the built-in puzzles (the default)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = sub.add_parser("puzzles", help=Said("cli.puzzles.help"))
+    p.add_argument("--check", action="store_true", help=Said("cli.puzzles.help.check"))
+    p.add_argument("--list", action="store_true", help=Said("cli.puzzles.help.list"))
+    p.add_argument("--json", action="store_true", help=Said("cli.help.json"))
     p.set_defaults(run=cmd_puzzles)
 
 
@@ -42,20 +41,20 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         text = path.read_text("utf-8")[:MAX_RECORD + 1]
     except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise UserError(Said("cli.error.cannotRead", name=str(path), why=os_words(e))) from None
     if len(text) > MAX_RECORD:
-        raise UserError(f"{path} is too big for a game record")
+        raise UserError(Said("cli.review.error.tooBig", name=str(path)))
     try:
         record = parse_record(text)
     except NotationError as e:
-        raise UserError(f"{path}: {e}") from None
+        raise UserError(Said("cli.error.inFile", name=str(path), why=of_error(e))) from None
     viewer = None if args.seat is None else SEATS.index(args.seat)
     effort = REVIEW_EFFORT if not args.samples else Effort(samples=max(1, args.samples), candidates=4)
     show = sys.stderr.isatty() and not args.json
     try:
         review = analyse(record, viewer=viewer, effort=effort, progress=_progress if show else None)
     except (IllegalAction, ValueError) as e:  # a refused action; a record whose start hides a rack's tiles
-        raise UserError(f"{path}: {e}") from None
+        raise UserError(Said("cli.error.inFile", name=str(path), why=of_error(e))) from None
     if show:
         print(file=sys.stderr)
     if args.json:
@@ -76,7 +75,8 @@ def _seat(seat: int) -> str:
 
 def text_review(review: Review, lang: str = "en") -> str:
     """The review for the terminal, in ``lang``: the chart as a table with bars, then each side's costliest turns."""
-    name = load_terrain(review.terrain).name if review.terrain else "?"
+    terrain = load_terrain(review.terrain) if review.terrain else None
+    name = "?" if terrain is None else terrain.name_fr if lang == "fr" else terrain.name
     lines = [say(Said("review.cli.title", terrain=name), lang)]
     if review.viewer is not None:
         lines.append(say(Said("review.cli.viewer", seat=_seat(review.viewer)), lang))
@@ -112,7 +112,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
     try:
         puzzles = builtin_puzzles()
     except ValueError as e:
-        raise UserError(f"puzzle data is broken: {e}") from None
+        raise UserError(Said("cli.puzzles.error.broken", why=of_error(e))) from None
     problems: dict[str, str] = {}
     if args.check:
         for p in puzzles:
@@ -124,12 +124,13 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
     elif args.check:
         for why in problems.values():
-            print(why)
-        print(Said("puzzles.cli.ok", ok=len(puzzles) - len(problems), total=len(puzzles)), file=sys.stderr)
+            print(say(why, args.lang))
+        print(say(Said("puzzles.cli.ok", ok=len(puzzles) - len(problems), total=len(puzzles)), args.lang),
+              file=sys.stderr)
     else:
         for p in puzzles:
-            print("  ".join([p.id, p.terrain, Said("puzzles.cli.toPlay", seat=SEATS[p.seat]),
-                             Said("puzzles.cli.difficulty", difficulty=p.difficulty)]))
+            print("  ".join([p.id, p.terrain, say(Said("puzzles.cli.toPlay", seat=SEATS[p.seat]), args.lang),
+                             say(Said("puzzles.cli.difficulty", difficulty=p.difficulty), args.lang)]))
     return 1 if problems else 0
 
 

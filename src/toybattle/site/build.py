@@ -27,6 +27,7 @@ from toybattle.app.context import web_dir
 from toybattle.app.words import LANGS
 from toybattle.assembly import build_app
 from toybattle.errors import UserError
+from toybattle.said import Said, say
 from toybattle.store import Store
 
 from . import assets
@@ -90,10 +91,10 @@ def _page(src: Path, dest: Path, up: str, built: list[str]) -> None:
 
 def _prepare(out: Path) -> None:
     if out.exists() and not out.is_dir():
-        raise UserError(f"{out} is a file, not a directory")
+        raise UserError(Said("cli.site.error.file", name=str(out)))
     if out.is_dir() and any(out.iterdir()):
         if not (out / MARK).is_file():
-            raise UserError(f"{out} is not empty and was not built by `toybattle site`; choose an empty directory")
+            raise UserError(Said("cli.site.error.notEmpty", name=str(out)))
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -215,13 +216,12 @@ def _service_worker(out: Path, static: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     out = Path(args.dir).expanduser().resolve()
     info = build(out, log=True)
-    print(f"site {info['version']} built in {out}: {info['files']} files, {info['bytes'] / 1e6:.1f} MB. "
-          f"Serve it with any static file server, e.g. `python3 -m http.server -d {out}`, and open it at its "
-          "address (http://localhost:8000/), at a host's root or under any path.")
+    print(say(Said("cli.site.built", code=info["version"], name=str(out), n=info["files"],
+                   text=f"{info['bytes'] / 1e6:.1f}"), getattr(args, "lang", "en")))
     return 0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("site", help="build the static site (the app on Pyodide, works offline) into DIR")
-    p.add_argument("dir", metavar="DIR", help="directory to build into (empty, or a site built before)")
+    p = sub.add_parser("site", help=Said("cli.site.help"))
+    p.add_argument("dir", metavar=Said("cli.metavar.dir"), help=Said("cli.site.help.dir"))
     p.set_defaults(run=run)

@@ -273,6 +273,46 @@ def test_a_french_parser_stays_french_outside_main(capsys):
     assert parser.format_help().startswith("utilisation : toybattle")  # its own language, whatever was built since
 
 
+def test_every_kind_of_action_is_described_in_french_and_a_terminal_player_speaks_it(capsys):
+    """`legal`'s descriptions and a terminal player's lines (online play in a terminal) by message id."""
+    import asyncio
+    import builtins
+    import random
+
+    from toybattle.online.terminal import TerminalPlayer
+    from toybattle.rules import State, describe_action
+    from toybattle.said import say
+
+    rng = random.Random(5)
+    terrains = ("castle", "jungle", "cemetery", "pool", "station", "battlefield", "clouds", "croisette", "caribbean")
+    s, kinds = State.new("castle", seed=1), {}
+    for _ in range(3000):
+        if s.over:
+            s = State.new(rng.choice(terrains), seed=rng.randrange(99))
+            continue
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance else s.legal_actions()
+        for a in acts:
+            d = describe_action(a, s.b)
+            kinds[d.key] = (str(d), say(d, "fr"))
+        s.apply(rng.choice(acts))
+    assert len(kinds) >= 9, sorted(kinds)
+    for english, french in kinds.values():
+        assert english != french and english_words(french) == [], (english, french)
+    s = State.new("castle", seed=2)
+    typed = iter(["18@nowhere", "concede"])
+    real_input = builtins.input
+    builtins.input = lambda prompt="": (print(prompt), next(typed))[1]
+    try:
+        assert asyncio.run(TerminalPlayer("fr").choose(s, 0)) is None
+    finally:
+        builtins.input = real_input
+    lines = capsys.readouterr().out.splitlines()
+    said = lines[lines.index("claimed -") + 1:]  # after the position (notation, the same in every language)
+    assert said[1].startswith("permis : draw ") and said[2].startswith("votre action")
+    assert said[3].startswith("action invalide '18@nowhere'")
+    assert all(english_words(line.replace("'concede'", "")) == [] for line in said), said
+
+
 # ------------------------------------------------------------------------------------------------ end to end
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from toybattle.app.session import Refused
 from toybattle.clocks import Clocks, clock_refusal
 from toybattle.online import cli, web, wire
 from toybattle.online.protocol import FLAG_ALLOWANCE, FLAG_LAG, Match, Secrets, Setup
+from toybattle.said import say
 
 # computed before clocks existed: a game without a clock must chain to exactly this
 GENESIS_NO_CLOCK = "e4f69744ab3f76cf603727603c33a90b491d316f9e030e7f2ee23db59e6553d4"
@@ -225,3 +226,4 @@ def test_the_terminal_status_line_shows_both_clocks():
     c = Clocks(600, 5)
     c.start(1, 10.0)
     assert clock_line(c, 17.5) == "clocks: blue 10:00, red 9:53 (running)"
+    assert say(clock_line(c, 17.5), "fr") == "pendules : bleu 10 min 00 s, rouge 9 min 53 s (en cours)"

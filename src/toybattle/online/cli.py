@@ -95,7 +95,7 @@ def _player(args: argparse.Namespace) -> Player:
             return BotPlayer(args.bot, TEST_SEED)
         except ValueError as e:
             raise UserError(of_error(e)) from None
-    return TerminalPlayer()
+    return TerminalPlayer(args.lang)
 
 
 def _sayer(lang: str) -> Callable[[str], None]:

@@ -13,7 +13,7 @@ from typing import Final
 from toybattle.said import Said, of_error
 
 from .terrain import Board
-from .troops import SEATS, code, name, parse_troop
+from .troops import SEATS, code, parse_troop
 
 # Final: the compiled build inlines them (a plain module constant is a dictionary lookup there).
 DRAW: Final = 1
@@ -117,26 +117,29 @@ def parse(text: str, b: Board) -> int:
 
 
 def describe(action: int, b: Board) -> str:
-    """A sentence for ``action``, for logs and the UI."""
+    """A sentence for ``action``, for logs and the command line (a Said: its English as a str)."""
     ids = b.ids
     if action == DRAW:
-        return "draw tiles from the reserve"
+        return Said("action.says.draw")
     if action == USE:
-        return "use the effect"
+        return Said("action.says.use")
     if action == SKIP:
-        return "skip the effect"
+        return Said("action.says.skip")
     if PLACE <= action < PLACE_END:
         node = b.terrain.nodes[action & 31]
-        what = "H.Q." if node.kind == "hq" else "base"
-        return f"place {name((action - PLACE) >> 5)} on {what} {node.id}"
+        return Said("action.says.placeHq" if node.kind == "hq" else "action.says.place",
+                    troop=(action - PLACE) >> 5, n=node.id)
     if JUMBO <= action < JUMBO_END:
-        return f"Jumbo discards the enemy troop on {ids[action - JUMBO]}"
+        return Said("action.says.jumbo", n=ids[action - JUMBO])
     if RECALL <= action < RECALL_END:
-        return f"take back your troop on {ids[action - RECALL]}"
+        return Said("action.says.recall", n=ids[action - RECALL])
     if SHOVE <= action < SHOVE_END:
-        return f"move the enemy troop on {ids[((action - SHOVE) >> 5) & 31]} onto {ids[action & 31]}"
+        return Said("action.says.shove", n=ids[((action - SHOVE) >> 5) & 31], m=ids[action & 31])
     if RECOVER <= action < RECOVER_END:
-        return f"recover {name(action - RECOVER)} from the discard"
+        return Said("action.says.recover", troop=action - RECOVER)
     if PICK <= action < PICK_END:
-        return f"the pick is {name(action & 15)}{' (laid down)' if (action - PICK) >> 4 else ''}"
+        tile = action & 15
+        said = Said("action.says.pickLaid" if (action - PICK) >> 4 else "action.says.pick", troop=tile) if tile \
+            else Said("action.says.pickUnknown")
+        return said
     raise ValueError(f"not an action: {action}")

@@ -313,6 +313,21 @@ def test_every_kind_of_action_is_described_in_french_and_a_terminal_player_speak
     assert all(english_words(line.replace("'concede'", "")) == [] for line in said), said
 
 
+def test_every_level_gives_its_hint_reason_in_french():
+    """`toybattle hint` and the engine say a level's reason; each level's is a message, said in French."""
+    from toybattle.bots import make_bot
+    from toybattle.rules import State
+    from toybattle.rules.observation import observation
+    from toybattle.said import say
+
+    obs = observation(State.new("castle", seed=4), 0)
+    obs = observation(State.new("castle", seed=4), obs.actor)
+    for level in ("random", "greedy", "easy"):
+        _, why = make_bot(level, 1).hint(obs)
+        french = say(why, "fr")
+        assert french != str(why) and english_words(french) == [], (level, french)
+
+
 # ------------------------------------------------------------------------------------------------ end to end
 
 @pytest.mark.slow

@@ -206,6 +206,9 @@ APP_BY_KEY: dict[tuple[str, str], list[Any]] = {
     ("error.notStarted", "why"): ["disk full"], ("error.lessonDeal", "why"): ["disk full"],
     ("error.onlineStoppedWhy", "why"): ["KeyError"], ("log.concedes", "rest"): APP_VALUES["rest"][1:],
     ("log.youConcede", "rest"): APP_VALUES["rest"][1:], ("wire.setup", "fields"): ["{game, terrain, first_game}"],
+    ("hint.explain", "what"): [_w("action.says.place", troop=7, n=18), _w("action.says.draw")],
+    ("hint.explain", "why"): [_w("hint.win.hq"), _w("hint.drawLater")],
+    ("hint.random", "rest"): [_w("hint.explain", what=_w("action.says.draw"), why=_w("hint.drawLater"))],
     ("bot.name", "level"): [_w("level.expert")], ("chat.fast", "m"): ["10"], ("forfeit.comeback", "limit"): ["60"],
 }
 

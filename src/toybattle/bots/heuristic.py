@@ -332,7 +332,7 @@ def _side_decision(s: State, d: int, legal: list[int], rng: random.Random) -> in
 def explain(s: State, a: int) -> str:
     """A short reason for action ``a`` of the seat to move, in the game's words:
     what it does, then why ("place Roxy on base 18: covers the enemy Hook on base 18; ...")."""
-    return f"{A.describe(a, s.b)}: {why(s, a)}"
+    return Said("hint.explain", what=A.describe(a, s.b), why=why(s, a))
 
 
 def why(s: State, a: int) -> str:

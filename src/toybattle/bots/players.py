@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from toybattle.said import Said
+from toybattle.said import Said, joined
 
 from ..rules import State, determinizer
 from ..rules.state import TURN
@@ -94,7 +94,7 @@ class RandomBot(Bot):
 
     def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
         a = self.choose(obs)
-        return a, "picked at random; " + H.explain(obs, a)
+        return a, Said("hint.random", rest=H.explain(obs, a))
 
 
 class GreedyBot(Bot):
@@ -174,7 +174,7 @@ class SearchBot(Bot):
 
     def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
         a, note = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
-        return a, H.explain(obs, a) + (f" ({note})" if note else "")
+        return a, joined([H.explain(obs, a), note] if note else [H.explain(obs, a)])
 
     def _candidates(self, obs: State) -> tuple[dict[int, float], int | None]:
         """Root actions worth searching with their progressive bias, and an action to play at once
@@ -193,7 +193,7 @@ class SearchBot(Bot):
         legal = obs.legal_actions()
         self.last_info = {"simulations": 0, "seconds": 0.0}
         if len(legal) == 1:
-            return legal[0], "the only legal action"
+            return legal[0], Said("hint.onlyAction")
         root_actions, sure = self._candidates(obs)
         if sure is not None:
             return sure, ""

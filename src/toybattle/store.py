@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .said import Said
+
 # MIGRATIONS[v] takes a file from layout version v to v + 1. Version 0 is a new, empty file, or a file
 # written by toybattle 0.1, which kept no version: its games table is exactly layout 1, so on such a
 # file the step below only records the version.
@@ -149,7 +151,7 @@ class WriterLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(self.path, "a+")  # noqa: SIM115 - held open for the lock's whole life
         except OSError as e:
-            raise StoreError(f"cannot lock the games file {path}: {e}") from None
+            raise StoreError(Said("store.cannotLock", name=str(path), why=str(e))) from None
         holder = None
         if not _try_lock(self._file):
             self._file.seek(0)
@@ -161,18 +163,16 @@ class WriterLock:
                 holder = _flock_holder(real) or "unknown"
             except OSError as e:
                 self._file.close()
-                raise StoreError(f"cannot lock the games file {path}: {e}") from None
+                raise StoreError(Said("store.cannotLock", name=str(path), why=str(e))) from None
         if holder is not None:
             self._file.close()
-            raise StoreError(f"the games file {path} is in use by another toybattle program (process {holder}); "
-                             "stop that one, or choose another file with --db")
+            raise StoreError(Said("store.inUse", name=str(path), pid=holder))
         names = _names(real)
         if names > 1:
             # SQLite keeps its write-ahead log beside the name it opened: after a crash, a start under another
             # name of the same file would not see the last games saved under the first
             self.release()
-            raise StoreError(f"the games file {path} has {names} names (hard links); SQLite keeps its journal "
-                             "beside one name only, so a crash could lose games: delete the other names first")
+            raise StoreError(Said("store.hardLinks", name=str(path), n=names))
         self._file.seek(0)
         self._file.truncate()
         self._file.write(f"{os.getpid()}\n")
@@ -296,7 +296,7 @@ class Store:
                 self._db.close()
             if isinstance(e, StoreError):
                 raise
-            raise StoreError(f"cannot open the games file {self.path}: {e}") from None
+            raise StoreError(Said("store.cannotOpen", name=str(self.path), why=str(e))) from None
         self._writer: threading.Thread | None = None
         if THREADS:
             self._writer = threading.Thread(target=self._work, name="toybattle-store", daemon=True)
@@ -315,8 +315,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
         if version > VERSION:
-            raise StoreError(f"the games file {self.path} was written by a newer toybattle (layout {version}; "
-                             f"this one knows up to {VERSION}): update toybattle to open it")
+            raise StoreError(Said("store.newer", name=str(self.path), n=version, m=VERSION))
 
     def _user_version(self) -> int:
         return int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -360,7 +359,7 @@ class Store:
             self._run([job])
             return job.done
         if not self._writer.is_alive():
-            raise StoreError(f"the games file {self.path} is closed")
+            raise StoreError(Said("store.closed", name=str(self.path)))
         self._jobs.put(job)
         return job.done
 
@@ -430,7 +429,7 @@ class Store:
             with self._lock:
                 n = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount
         except sqlite3.Error as e:
-            raise StoreError(f"cannot delete game {game_id} from {self.path}: {e}") from None
+            raise StoreError(Said("store.cannotDelete", game=game_id, name=str(self.path), why=str(e))) from None
         return bool(n)
 
     def get(self, game_id: str) -> GameRow | None:

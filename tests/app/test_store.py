@@ -12,6 +12,7 @@ from toybattle import store as store_module
 from toybattle.app.server import build_app
 from toybattle.rules import setup_record
 from toybattle.rules.state import deal
+from toybattle.said import of_error, say
 from toybattle.store import VERSION, GameRow, Store, StoreError
 
 # The games table exactly as toybattle 0.1 created it (it set no user_version).
@@ -83,9 +84,12 @@ def test_a_file_from_a_newer_toybattle_is_refused_untouched(tmp_path):
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {VERSION + 1}")
     db.close()
-    with pytest.raises(StoreError, match="newer toybattle"):
+    with pytest.raises(StoreError, match="newer toybattle") as refused:
         Store(path)
     assert user_version(path) == VERSION + 1
+    # said in the user's language where it is shown (the command line, the app)
+    assert say(of_error(refused.value), "fr").startswith(f"le fichier des parties {path} a été écrit par un toybattle "
+                                                         "plus récent")
 
 
 def test_a_file_that_is_not_a_games_file_is_refused_in_one_line(tmp_path):

@@ -165,7 +165,7 @@ APP_VALUES: dict[str, list[Any]] = {
     "after": [18], "before": [64], "difficulty": [2], "ok": [27], "efforts": ["full, quick"],
     # a time control's bounds and a clock's seconds (online/protocol.py)
     "low": [60], "high": [10800], "most": [60], "left": ["12", "?"],
-    "sec": ["05"], "m2": [9], "sec2": ["53"],
+    "sec": ["05"], "m2": [9], "sec2": ["53"], "pid": ["4242", "unknown"],
     "reason": [_w("review.reason.hq"), _w("review.reason.conceded")],
 }
 # the last: a peer's own words (a forfeit notice's reason), shown as they came

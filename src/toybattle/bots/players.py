@@ -174,7 +174,7 @@ class SearchBot(Bot):
 
     def hint(self, obs: State, budget_s: float | None = None) -> tuple[int, str]:
         a, note = self._search(obs, self.budget_s if budget_s is None else min(budget_s, self.budget_s))
-        return a, joined([H.explain(obs, a), note] if note else [H.explain(obs, a)])
+        return a, joined([H.explain(obs, a)] + ([note] if note else []))
 
     def _candidates(self, obs: State) -> tuple[dict[int, float], int | None]:
         """Root actions worth searching with their progressive bias, and an action to play at once

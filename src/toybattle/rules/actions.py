@@ -139,7 +139,7 @@ def describe(action: int, b: Board) -> str:
         return Said("action.says.recover", troop=action - RECOVER)
     if PICK <= action < PICK_END:
         tile = action & 15
-        said = Said("action.says.pickLaid" if (action - PICK) >> 4 else "action.says.pick", troop=tile) if tile \
-            else Said("action.says.pickUnknown")
-        return said
+        if not tile:
+            return Said("action.says.pickUnknown")
+        return Said("action.says.pickLaid" if (action - PICK) >> 4 else "action.says.pick", troop=tile)
     raise ValueError(f"not an action: {action}")

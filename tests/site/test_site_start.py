@@ -29,6 +29,8 @@ CONTROLLED = "navigator.serviceWorker && navigator.serviceWorker.controller !== 
 # what the page shows while it waits for Python, to explain a wait that never ended
 SHOWN = """() => JSON.stringify({python: document.documentElement.dataset.python || null,
   controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller),
+  notice: document.getElementById('site-notice') ? document.getElementById('site-notice').dataset.line : null,
+  progress: document.getElementById('site-progress') ? document.getElementById('site-progress').innerText : null,
   text: document.body ? document.body.innerText.slice(0, 400) : null})"""
 
 

@@ -3,6 +3,7 @@ or a Web Worker). Imported only there: ``js`` and ``pyodide.ffi`` exist nowhere 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from toybattle.said import Said
@@ -12,14 +13,23 @@ from .client import Socket
 
 
 class BrowserSocket:
-    """Frames arrive through JS callbacks into a queue; None in the queue means the socket closed."""
+    """Frames arrive through JS callbacks into a queue; None in the queue means the socket closed.
 
-    def __init__(self, ws: Any, inbox: asyncio.Queue[str | None], proxies: dict[str, Any]):
+    ``saved`` (the site's worker gives one: ``toybattleSaved``) answers a promise that settles once the games
+    file is saved to the browser's storage: a frame leaves only after it, so a page closed a moment after it
+    played never has sent the other side a message that its own saved game lacks (a reopened page would then
+    tell a different story from its peer's)."""
+
+    def __init__(self, ws: Any, inbox: asyncio.Queue[str | None], proxies: dict[str, Any],
+                 saved: Callable[[], Awaitable[object]] | None = None):
         self._ws = ws
         self._inbox = inbox
         self._proxies = proxies
+        self._saved = saved
 
     async def send(self, text: str) -> None:
+        if self._saved is not None:
+            await self._saved()
         if self._ws.readyState != 1:  # OPEN
             raise EOFError
         self._ws.send(text)
@@ -83,4 +93,4 @@ async def connect_browser(url: str) -> Socket:
         _unhook(ws, proxies)
         ws.close()
         raise OSError(f"cannot open {url}") from None
-    return BrowserSocket(ws, inbox, proxies)
+    return BrowserSocket(ws, inbox, proxies, getattr(js, "toybattleSaved", None))

@@ -41,6 +41,8 @@ async function drain() {
   draining = null;
 }
 const saved = async () => { while (draining) await draining; };
+// online play's socket sends a frame to the other side only once what it says is saved (browser_socket.py)
+self.toybattleSaved = saved;
 
 async function handle(msg) {
   try {

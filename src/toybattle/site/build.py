@@ -217,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.dir).expanduser().resolve()
     info = build(out, log=True)
     print(say(Said("cli.site.built", code=info["version"], name=str(out), n=info["files"],
-                   text=f"{info['bytes'] / 1e6:.1f}"), getattr(args, "lang", "en")))
+                   text=f"{info['bytes'] / 1e6:.1f}"), args.lang))
     return 0
 
 
